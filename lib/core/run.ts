@@ -1,0 +1,179 @@
+// run(): what every bin shares. Options, --help, --version, error messages of the
+// form `tx-NAME: FILE:LINE: message`, exit status, inputs, and the quiet EPIPE stop.
+import { createReadStream, readFileSync } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
+import minimist from 'minimist';
+import { BrokenPipe, Output } from './output.js';
+
+/** The parts of `process` a tool uses, so a test can pass its own. */
+export interface Proc {
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+  stdin: Readable & { isTTY?: boolean };
+  stdout: Writable;
+  stderr: Writable & { isTTY?: boolean };
+  cwd(): string;
+}
+
+/** One input of a tool: a named file, or stdin (src undefined). */
+export interface Input {
+  src?: string;
+  stream: Readable;
+}
+
+/** What a tool's main function gets. */
+export interface Context {
+  name: string;
+  args: minimist.ParsedArgs;
+  /** Positional arguments. */
+  files: string[];
+  proc: Proc;
+  out: Output;
+  /** Report a problem with the data (not fatal); counts toward --strict. */
+  warn(where: { src?: string; n?: number } | null, message: string): void;
+  /** Print a note on stderr that is not an error. */
+  note(message: string): void;
+  /** The inputs named on the command line (`-` or none is stdin), opened lazily in order. */
+  inputs(): AsyncGenerator<Input>;
+}
+
+/** A tool: its name, help text, minimist options and main function. */
+export interface Tool {
+  name: string;
+  help: string;
+  options: { string?: string[]; boolean?: string[]; alias?: Record<string, string | string[]>; default?: Record<string, unknown> };
+  main(ctx: Context): Promise<void>;
+}
+
+/** An error in how the tool was called: exit status 2. */
+export class UsageError extends Error {}
+
+/** A problem that stops the tool: printed as `tx-NAME: message`, exit status 1. */
+export class ToolError extends Error {}
+
+function version(): string {
+  try {
+    return JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** Where a message is about: `FILE:LINE`, `stdin:LINE`, or `FILE`. */
+export function location(where: { src?: string; n?: number } | null): string {
+  if (!where) return '';
+  const file = where.src ?? 'stdin';
+  return where.n === undefined ? `${file}: ` : `${file}:${where.n}: `;
+}
+
+/** Run a tool against a process; resolves to the exit status. */
+export async function run(tool: Tool, proc: Proc): Promise<number> {
+  const say = (text: string) => proc.stderr.write(`${tool.name}: ${text}\n`);
+  let usageProblem: string | null = null;
+  const known = new Set<string>(['help', 'version', 'h', 'strict']);
+  for (const key of [...(tool.options.string ?? []), ...(tool.options.boolean ?? [])]) known.add(key);
+  for (const [key, value] of Object.entries(tool.options.alias ?? {})) {
+    known.add(key);
+    for (const v of ([] as string[]).concat(value)) known.add(v);
+  }
+  const args = minimist(proc.argv.slice(2), {
+    string: tool.options.string,
+    boolean: ['help', 'version', 'strict', ...(tool.options.boolean ?? [])],
+    alias: { h: 'help', ...tool.options.alias },
+    default: tool.options.default,
+    unknown: (arg) => {
+      if (!arg.startsWith('-') || arg === '-') return true;
+      const key = arg.replace(/^--?(no-)?/, '').split('=')[0];
+      if (!known.has(key) && usageProblem === null) usageProblem = `unknown option ${arg}`;
+      return known.has(key);
+    },
+  });
+  if (args.help) {
+    proc.stdout.write(tool.help.endsWith('\n') ? tool.help : tool.help + '\n');
+    return 0;
+  }
+  if (args.version) {
+    proc.stdout.write(`${tool.name} ${version()}\n`);
+    return 0;
+  }
+  if (usageProblem) {
+    say(`${usageProblem} (see ${tool.name} --help)`);
+    return 2;
+  }
+  let problems = 0;
+  let unreadable = 0;
+  const out = new Output(proc.stdout);
+  const files = args._.map(String);
+  const ctx: Context = {
+    name: tool.name,
+    args,
+    files,
+    proc,
+    out,
+    warn(where, message) {
+      problems++;
+      say(`${location(where)}${message}`);
+    },
+    note(message) {
+      say(message);
+    },
+    async *inputs() {
+      const names = files.length === 0 ? ['-'] : files;
+      for (const name of names) {
+        if (name === '-') {
+          yield { stream: proc.stdin };
+          continue;
+        }
+        const stream = createReadStream(name, { highWaterMark: 1 << 20 });
+        const opened = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
+          stream.once('ready', () => resolve(null));
+          stream.once('error', (err) => resolve(err));
+        });
+        if (opened) {
+          unreadable++;
+          say(`${name}: cannot read: ${opened.code === 'ENOENT' ? 'no such file' : opened.code === 'EISDIR' ? 'is a directory' : opened.message}`);
+          continue;
+        }
+        yield { src: name, stream };
+      }
+    },
+  };
+  try {
+    await tool.main(ctx);
+    await out.end();
+  } catch (err) {
+    if (err instanceof BrokenPipe) return 0;
+    if (err instanceof UsageError) {
+      say(`${err.message} (see ${tool.name} --help)`);
+      return 2;
+    }
+    if (err instanceof ToolError) {
+      await out.end().catch(() => {});
+      say(err.message);
+      return 1;
+    }
+    const e = err as NodeJS.ErrnoException;
+    if (e && (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED')) return 0;
+    await out.end().catch(() => {});
+    say(`internal error: ${e && e.message ? e.message : String(err)}`);
+    return 1;
+  }
+  if (unreadable > 0) return 1;
+  if (args.strict && problems > 0) return 1;
+  return 0;
+}
+
+/** The body of every bin: run the tool on the real process and exit with its status. */
+export function main(tool: Tool): void {
+  // A write to a closed pipe can surface as an 'error' event on stdout after the tool is done.
+  process.stdout.on('error', () => {});
+  run(tool, process as unknown as Proc).then(
+    (status) => {
+      process.exitCode = status;
+    },
+    (err) => {
+      process.stderr.write(`${tool.name}: internal error: ${err && err.message ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

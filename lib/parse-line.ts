@@ -1,0 +1,88 @@
+// From one physical line to its records: JSON or not, UTF-8 or not, one object or
+// several glued together. Nothing is dropped: every byte lands in some record.
+import { isUtf8 } from 'node:buffer';
+import { classifyLine } from './classify.js';
+import { valueEnd } from './core/json-scan.js';
+import type { PhysicalLine } from './core/lines.js';
+import type { Harness, RecordHeader } from './record.js';
+
+/** A record made from a physical line, with the parsed native value when it has one. */
+export interface ParsedRecord {
+  header: RecordHeader;
+  lineBytes: Buffer | null;
+  value?: unknown;
+  /** Why the line needs a word on stderr, if it does. */
+  problem?: string;
+}
+
+function splitGlued(bytes: Buffer): { bytes: Buffer; value: object }[] | null {
+  const parts: { bytes: Buffer; value: object }[] = [];
+  let start = 0;
+  while (start < bytes.length) {
+    const end = valueEnd(bytes, start);
+    if (end < 0) return null;
+    let piece = bytes.subarray(start, end);
+    // Trailing whitespace after the last object belongs to the last piece.
+    let next = end;
+    while (next < bytes.length && (bytes[next] === 0x20 || bytes[next] === 0x09 || bytes[next] === 0x0d)) next++;
+    if (next === bytes.length) piece = bytes.subarray(start, next);
+    let value: unknown;
+    try {
+      value = JSON.parse(piece.toString('utf8'));
+    } catch {
+      return null;
+    }
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
+    parts.push({ bytes: piece, value });
+    start = next === bytes.length ? next : end;
+  }
+  return parts.length > 1 ? parts : null;
+}
+
+/** Turn one physical line into one record, or several for glued objects. */
+export function parsePhysicalLine(line: PhysicalLine, src: string | undefined, previous: Harness): ParsedRecord[] {
+  const base = (harness: Harness, kind: RecordHeader['kind']): RecordHeader => {
+    const h: RecordHeader = { harness, n: line.n, kind };
+    if (src !== undefined) h.src = src;
+    if (line.bom) h.bom = true;
+    if (line.crlf) h.crlf = true;
+    if (!line.eol) h.eol = false;
+    return h;
+  };
+  const invalid = (error: string, problem: string): ParsedRecord[] => {
+    const header = base(previous, 'invalid');
+    header.error = error;
+    if (isUtf8(line.bytes)) header.raw = line.bytes.toString('utf8');
+    else header.raw_base64 = line.bytes.toString('base64');
+    return [{ header, lineBytes: null, problem }];
+  };
+  if (!isUtf8(line.bytes)) return invalid('not UTF-8', 'not UTF-8, kept as an invalid record (raw_base64)');
+  const text = line.bytes.toString('utf8');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    if (text.trim() === '') return invalid('blank line', 'blank line, kept as an invalid record');
+    const glued = splitGlued(line.bytes);
+    if (!glued) return invalid(`not JSON: ${(err as Error).message}`, 'not JSON, kept as an invalid record');
+    return glued.map((part, i) => {
+      const { harness, kind } = classifyLine(part.value);
+      const header = base(harness, kind);
+      if (i > 0) {
+        header.glued = true;
+        delete header.bom;
+      }
+      if (i < glued.length - 1) {
+        delete header.crlf;
+        header.eol = false;
+      }
+      const problem = i === 0 ? `${glued.length} JSON objects glued on one line, kept as ${glued.length} records` : undefined;
+      return { header, lineBytes: part.bytes, value: part.value, problem };
+    });
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    return [{ header: base(previous, 'other'), lineBytes: line.bytes, value, problem: 'a JSON value that is not an object, kept as kind other' }];
+  }
+  const { harness, kind } = classifyLine(value);
+  return [{ header: base(harness, kind), lineBytes: line.bytes, value }];
+}
