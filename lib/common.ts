@@ -1,0 +1,112 @@
+// Wire contract 2: the Common stream. A harness-neutral conversation in Anthropic
+// Messages shape: a `session` line, then that session's `message` lines; many
+// sessions may follow each other in one stream. tx-common(1) documents each field.
+
+/** The line that opens a session in a Common stream. */
+export interface CommonSession {
+  type: 'session';
+  harness: string;
+  id: string;
+  title?: string;
+  cwd?: string;
+  git_branch?: string;
+  version?: string;
+  model?: string;
+  started_at?: string;
+  /** For a subagent transcript: the session and tool_use that spawned it. */
+  parent?: { session: string; tool_use_id?: string; agent_id?: string; agent_type?: string; description?: string };
+  /** The file the session was read from, when known. */
+  src?: string;
+}
+
+/** One API message. */
+export interface CommonMessage {
+  type: 'message';
+  id: string;
+  role: 'user' | 'assistant';
+  timestamp?: string;
+  model?: string;
+  content: Block[];
+  stop_reason?: string | null;
+  usage?: Usage;
+  /** True for messages of a sidechain (a subagent's conversation inside the main file). */
+  sidechain?: true;
+}
+
+/** One line of a Common stream. */
+export type CommonLine = CommonSession | CommonMessage;
+
+/** Token accounting of one API message, as the API reports it. */
+export interface Usage {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_read_input_tokens?: number;
+  cache_creation_input_tokens?: number;
+  [key: string]: unknown;
+}
+
+/** Prose. */
+export interface TextBlock {
+  type: 'text';
+  text: string;
+}
+
+/** Model reasoning; `thinking` may be empty with only a signature. */
+export interface ThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+  signature?: string;
+}
+
+/** Reasoning the API returned encrypted. */
+export interface RedactedThinkingBlock {
+  type: 'redacted_thinking';
+  data: string;
+}
+
+/** A typed view of a known tool's input (the input itself stays in `input`). */
+export type ToolView =
+  | { kind: 'bash'; command: string; description?: string; timeout?: number; run_in_background?: boolean }
+  | { kind: 'read'; file_path: string; offset?: number; limit?: number }
+  | { kind: 'write'; file_path: string; content: string }
+  | { kind: 'edit'; file_path: string; old_string: string; new_string: string; replace_all?: boolean }
+  | { kind: 'multi_edit'; file_path: string; edits: { old_string: string; new_string: string; replace_all?: boolean }[] }
+  | { kind: 'command'; name: string; args?: string; message?: string }
+  | { kind: 'agent'; prompt: string; description?: string; subagent_type?: string }
+  | { kind: 'skill'; skill: string; args?: string };
+
+/** A tool call; slash commands a person ran are tool_uses named after the command (`/compact`). */
+export interface ToolUseBlock {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+  tool?: ToolView;
+}
+
+/** The outcome of a tool call, on a user message. */
+export interface ToolResultBlock {
+  type: 'tool_result';
+  tool_use_id: string;
+  content: string | Block[];
+  is_error?: boolean;
+}
+
+/** An inline image. */
+export interface ImageBlock {
+  type: 'image';
+  source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string };
+}
+
+/** A named file the conversation published (Claude Code's Artifact tool). */
+export interface ArtifactBlock {
+  type: 'artifact';
+  /** The tool_use id that published it; its tool_result answers this id. */
+  id: string;
+  name: string;
+  description?: string;
+  source: { type: 'path'; path: string; media_type?: string } | { type: 'base64'; data: string; media_type?: string } | { type: 'text'; text: string; media_type?: string };
+}
+
+/** Every block type of the Common model. */
+export type Block = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock | ToolResultBlock | ImageBlock | ArtifactBlock;
