@@ -1,0 +1,537 @@
+/**
+ * Records fixtures/recorded/: runs each scenario with the pinned Claude Code CLI
+ * against the mock API, in a fixed scratch folder /tmp/txcript-rec/<scenario>
+ * (so paths in the files are stable), then copies the session tree it wrote
+ * (the config dir's projects/) into fixtures/recorded/<scenario>/projects/.
+ *
+ *   node build/test/harness/record.js [SCENARIO…]     (npm run record)
+ */
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { CLI_VERSION, claudeBinary, repoRoot, runClaude, type RunClaudeResult } from './claude-cli.js';
+import { startMockApi, lastUserText, systemText, type MockApi, type MockScript } from './mock-api.js';
+import { runInteractive } from './interactive.js';
+
+/** Where one scenario runs: fixed paths, wiped before each recording. */
+export interface ScenarioDirs {
+  root: string;
+  home: string;
+  config: string;
+  cwd: string;
+}
+
+/** One recorded scenario. */
+export interface Scenario {
+  name: string;
+  /** What the fixture shows, for the README. */
+  shows: string;
+  setup?: (dirs: ScenarioDirs) => void;
+  script: MockScript;
+  /** Runs, in order, against one mock. */
+  run: (dirs: ScenarioDirs, mock: MockApi) => Promise<void>;
+}
+
+const REC_ROOT = '/tmp/txcript-rec';
+
+const id = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+
+/** Fixed session ids, one per scenario, so re-recording keeps file names. */
+export const SESSION_IDS = {
+  plain: id(0xa1),
+  tools: id(0xb1),
+  image: id(0xc1),
+  subagent: id(0xd1),
+  skill: id(0xe1),
+  hooks: id(0xf1),
+  commands: id(0x101),
+  bigresult: id(0x111),
+  queued: id(0x121),
+} as const;
+
+function writeJson(file: string, value: unknown): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(value, null, 2) + '\n');
+}
+
+function writeText(file: string, text: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
+function crc32(buf: Buffer): number {
+  let c = ~0;
+  for (const byte of buf) {
+    c ^= byte;
+    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
+  }
+  return ~c >>> 0;
+}
+
+/** A small valid PNG (16x16, a red square on white), made here so no binary is committed. */
+export function smallPng(): Buffer {
+  const w = 16;
+  const h = 16;
+  const raw = Buffer.alloc((w * 3 + 1) * h);
+  for (let y = 0; y < h; y++) {
+    raw[y * (w * 3 + 1)] = 0;
+    for (let x = 0; x < w; x++) {
+      const o = y * (w * 3 + 1) + 1 + x * 3;
+      const red = x >= 4 && x < 12 && y >= 4 && y < 12;
+      raw[o] = 255;
+      raw[o + 1] = red ? 0 : 255;
+      raw[o + 2] = red ? 0 : 255;
+    }
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const td = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(td));
+    return Buffer.concat([len, td, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 2;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+function allowTools(dirs: ScenarioDirs, extra: Record<string, unknown> = {}): void {
+  writeJson(path.join(dirs.config, 'settings.json'), {
+    permissions: { allow: ['Bash', 'Read', 'Write', 'Edit', 'Skill', 'Agent'] },
+    ...extra,
+  });
+}
+
+function check(r: RunClaudeResult, what: string): void {
+  if (r.timedOut || r.code !== 0) {
+    throw new Error(`${what}: claude exited ${r.code ?? r.signal}${r.timedOut ? ' (timed out)' : ''}\nstdout: ${r.stdout.slice(0, 2000)}\nstderr: ${r.stderr.slice(0, 2000)}`);
+  }
+}
+
+async function claudeP(dirs: ScenarioDirs, mock: MockApi, args: string[], what: string): Promise<RunClaudeResult> {
+  const r = await runClaude({ args, home: dirs.home, cwd: dirs.cwd, baseUrl: mock.url, timeoutMs: 180_000 });
+  check(r, what);
+  return r;
+}
+
+const text = (t: string) => ({ type: 'text' as const, text: t });
+const tool = (idn: string, name: string, input: Record<string, unknown>) => ({ type: 'tool_use' as const, id: idn, name, input });
+const thinking = (t: string, sig: string) => ({ type: 'thinking' as const, thinking: t, signature: sig });
+
+/** The scenarios, in recording order. */
+export const scenarios: Scenario[] = [
+  {
+    name: 'plain',
+    shows: 'two prompts in -p mode (thinking with signature, text), then the session continued with --resume',
+    script: {
+      main: [
+        { content: [thinking('The user greets me; I answer briefly.', 'c2lnLXBsYWluLTE='), text('Hello! I am a mock assistant.')] },
+        { content: [text('You asked who I am; I said I am a mock assistant.')] },
+      ],
+    },
+    run: async (dirs, mock) => {
+      await claudeP(dirs, mock, ['-p', 'Hello, who are you?', '--session-id', SESSION_IDS.plain], 'plain first prompt');
+      await claudeP(dirs, mock, ['-p', '--resume', SESSION_IDS.plain, 'What did I ask you before?'], 'plain resume');
+    },
+  },
+  {
+    name: 'tools',
+    shows: 'Bash that succeeds, Bash that fails, Write, Read, Edit (allowed in settings.json), two tool calls in one turn',
+    setup: (dirs) => allowTools(dirs),
+    script: {
+      main: [
+        { content: [text('I will run a command.'), tool('toolu_01BashOk000000000000001', 'Bash', { command: 'echo hello from bash', description: 'Print a greeting' })] },
+        { content: [tool('toolu_01BashFail00000000000001', 'Bash', { command: 'ls /nonexistent-dir-for-fixture', description: 'List a missing folder' })] },
+        { content: [tool('toolu_01Write000000000000000001', 'Write', { file_path: '__CWD__/notes.txt', content: 'first line\nsecond line\n' })] },
+        { content: [tool('toolu_01Read0000000000000000001', 'Read', { file_path: '__CWD__/notes.txt' })] },
+        { content: [tool('toolu_01Edit0000000000000000001', 'Edit', { file_path: '__CWD__/notes.txt', old_string: 'second line', new_string: 'second line, edited' })] },
+        {
+          content: [
+            tool('toolu_01BashPar1000000000000001', 'Bash', { command: 'cat notes.txt', description: 'Show the file' }),
+            tool('toolu_01BashPar2000000000000001', 'Bash', { command: 'wc -l notes.txt', description: 'Count lines' }),
+          ],
+        },
+        { content: [text('Done: the file has two lines and the second was edited.')] },
+      ],
+    },
+    run: async (dirs, mock) => {
+      await claudeP(dirs, mock, ['-p', 'Exercise the tools please.', '--session-id', SESSION_IDS.tools], 'tools');
+    },
+  },
+  {
+    name: 'image',
+    shows: 'Read of a small PNG: a tool_result holding an image block',
+    setup: (dirs) => {
+      allowTools(dirs);
+      writeFileSync(path.join(dirs.cwd, 'red-square.png'), smallPng());
+    },
+    script: {
+      main: [
+        { content: [tool('toolu_01ReadImage00000000000001', 'Read', { file_path: '__CWD__/red-square.png' })] },
+        { content: [text('The image is a red square on a white background.')] },
+      ],
+    },
+    run: async (dirs, mock) => {
+      await claudeP(dirs, mock, ['-p', 'What is in red-square.png?', '--session-id', SESSION_IDS.image], 'image');
+    },
+  },
+  {
+    name: 'subagent',
+    shows: 'an Agent (general-purpose) subagent that runs Bash: subagents/agent-*.jsonl and .meta.json',
+    setup: (dirs) => allowTools(dirs),
+    script: {
+      main: [
+        {
+          content: [
+            tool('toolu_01Agent00000000000000000001', 'Agent', {
+              description: 'Count files here',
+              prompt: 'SUBAGENT TASK: count the files in the working directory with ls and report the number.',
+              subagent_type: 'general-purpose',
+              run_in_background: false,
+            }),
+          ],
+        },
+        { content: [text('The subagent reports the folder is empty.')] },
+      ],
+      subagent: [
+        { content: [tool('toolu_01SubBash000000000000001', 'Bash', { command: 'ls | wc -l', description: 'Count files' })] },
+        { content: [text('There are 0 files in the working directory.')] },
+      ],
+    },
+    run: async (dirs, mock) => {
+      await claudeP(dirs, mock, ['-p', 'Use a subagent to count the files here.', '--session-id', SESSION_IDS.subagent], 'subagent');
+    },
+  },
+  {
+    name: 'skill',
+    shows: 'a project skill (.claude/skills/haiku/SKILL.md) invoked through the Skill tool',
+    setup: (dirs) => {
+      allowTools(dirs);
+      writeText(
+        path.join(dirs.cwd, '.claude', 'skills', 'haiku', 'SKILL.md'),
+        '---\nname: haiku\ndescription: Write a haiku about the topic the user names.\n---\n\nWrite a haiku (5-7-5 syllables) about the topic given in the arguments.\n',
+      );
+    },
+    script: {
+      main: [
+        { content: [tool('toolu_01Skill00000000000000000001', 'Skill', { skill: 'haiku', args: 'the sea' })] },
+        { content: [text('Waves fold into foam\nsalt wind carries gull voices\nthe tide keeps its time')] },
+      ],
+    },
+    run: async (dirs, mock) => {
+      await claudeP(dirs, mock, ['-p', 'Write a haiku about the sea with your skill.', '--session-id', SESSION_IDS.skill], 'skill');
+    },
+  },
+  {
+    name: 'hooks',
+    shows: 'hooks that succeed (UserPromptSubmit context, PostToolUse systemMessage, Stop), one that fails, one PreToolUse that blocks a Bash call',
+    setup: (dirs) =>
+      allowTools(dirs, {
+        hooks: {
+          SessionStart: [{ hooks: [{ type: 'command', command: 'echo session start hook ran' }] }],
+          UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo "Context from the prompt hook: the fixture is recorded offline."' }] }],
+          PreToolUse: [
+            {
+              matcher: 'Bash',
+              hooks: [{ type: 'command', command: 'if grep -q forbidden-marker; then echo "blocked by the pre-tool hook" >&2; exit 2; fi; exit 0' }],
+            },
+          ],
+          PostToolUse: [
+            { matcher: 'Bash', hooks: [{ type: 'command', command: 'echo \'{"systemMessage":"post-tool hook saw a Bash call"}\'' }] },
+            { matcher: 'Bash', hooks: [{ type: 'command', command: 'echo "this hook fails on purpose" >&2; exit 1' }] },
+          ],
+          Stop: [{ hooks: [{ type: 'command', command: 'echo stop hook ran' }] }],
+        },
+      }),
+    script: {
+      main: [
+        { content: [tool('toolu_01HookBash0000000000000001', 'Bash', { command: 'echo allowed command', description: 'Print a line' })] },
+        { content: [tool('toolu_01HookBlock000000000000001', 'Bash', { command: 'echo forbidden-marker', description: 'A command the hook blocks' })] },
+        { content: [text('The first command ran; the hook blocked the second.')] },
+      ],
+    },
+    run: async (dirs, mock) => {
+      await claudeP(dirs, mock, ['-p', 'Run two commands.', '--session-id', SESSION_IDS.hooks], 'hooks');
+    },
+  },
+  {
+    name: 'commands',
+    shows: 'a custom slash command (.claude/commands/greet.md) with arguments, then /compact on --resume',
+    setup: (dirs) => {
+      allowTools(dirs);
+      writeText(path.join(dirs.cwd, '.claude', 'commands', 'greet.md'), '---\ndescription: Greet someone by name\n---\n\nGreet $ARGUMENTS warmly in one sentence.\n');
+    },
+    script: {
+      main: [
+        { content: [text('Hello Ada, it is wonderful to meet you!')] },
+        { content: [text('Ada was greeted.')] },
+      ],
+      compact: [{ content: [text('<summary>\n1. Primary Request: the user ran /greet Ada; the assistant greeted Ada warmly.\n</summary>')] }],
+    },
+    run: async (dirs, mock) => {
+      await claudeP(dirs, mock, ['-p', '/greet Ada', '--session-id', SESSION_IDS.commands], 'slash command');
+      await claudeP(dirs, mock, ['-p', '--resume', SESSION_IDS.commands, 'Who did you greet?'], 'second prompt');
+      await claudeP(dirs, mock, ['-p', '--resume', SESSION_IDS.commands, '/compact'], '/compact');
+    },
+  },
+  {
+    name: 'bigresult',
+    shows: 'a Bash tool result of about 3 MB: stored as <persisted-output> plus tool-results/<id>.txt',
+    setup: (dirs) => allowTools(dirs),
+    script: {
+      main: [
+        {
+          content: [
+            tool('toolu_01BigBash00000000000000001', 'Bash', {
+              command: "awk 'BEGIN { for (i = 1; i <= 50000; i++) printf \"line %06d of a large tool result for the fixture\\n\", i }'",
+              description: 'Print about 3 MB',
+            }),
+          ],
+        },
+        { content: [text('That printed 50000 lines.')] },
+      ],
+    },
+    run: async (dirs, mock) => {
+      await claudeP(dirs, mock, ['-p', 'Print a lot of output.', '--session-id', SESSION_IDS.bigresult], 'bigresult');
+    },
+  },
+  {
+    name: 'queued',
+    shows: 'the interactive UI (tmux): a prompt typed while a slow reply streams is queued, then sent',
+    setup: (dirs) => allowTools(dirs),
+    script: {
+      main: [
+        { content: [text('This is a slow answer to the first prompt, streamed piece by piece so that a second prompt can be typed meanwhile.')], delayMs: 400 },
+        { content: [text('Answer to the queued prompt.')] },
+      ],
+    },
+    run: async (dirs, mock) => {
+      await runInteractive({
+        home: dirs.home,
+        cwd: dirs.cwd,
+        baseUrl: mock.url,
+        sessionId: SESSION_IDS.queued,
+        prompts: ['First prompt, answered slowly', 'Second prompt, typed while the first streams'],
+        mock,
+      });
+    },
+  },
+];
+
+/** Replace __CWD__ in scripted tool inputs with the scenario's working directory. */
+function bindCwd(script: MockScript, cwd: string): MockScript {
+  const fix = (v: unknown): unknown => JSON.parse(JSON.stringify(v).split('__CWD__').join(cwd));
+  const out: MockScript = { ...script };
+  for (const k of ['main', 'subagent', 'compact', 'title', 'side'] as const) {
+    const steps = script[k];
+    if (steps) out[k] = steps.map((s) => (typeof s === 'function' ? s : (fix(s) as typeof s)));
+  }
+  return out;
+}
+
+/** Record one scenario into fixtures/recorded/<name>/; returns the request log summary. */
+export async function recordScenario(sc: Scenario, outRoot: string): Promise<void> {
+  const root = path.join(REC_ROOT, sc.name);
+  rmSync(root, { recursive: true, force: true });
+  const dirs: ScenarioDirs = { root, home: path.join(root, 'home'), config: path.join(root, 'home', '.claude'), cwd: path.join(root, 'work') };
+  mkdirSync(dirs.config, { recursive: true });
+  mkdirSync(dirs.cwd, { recursive: true });
+  sc.setup?.(dirs);
+  const mock = await startMockApi(bindCwd(sc.script, dirs.cwd));
+  try {
+    await sc.run(dirs, mock);
+  } finally {
+    await mock.close();
+    writeFileSync(
+      path.join(root, 'requests.jsonl'),
+      mock.requests
+        .map((r) =>
+          JSON.stringify({
+            path: r.path,
+            route: r.route,
+            model: r.body?.model,
+            stream: r.body?.stream,
+            tools: (r.body?.tools ?? []).length,
+            messages: (r.body?.messages ?? []).length,
+            system: systemText(r.body?.system).slice(0, 300),
+            last: r.body ? lastUserText(r.body).slice(0, 300) : '',
+            answer: r.answer,
+          }),
+        )
+        .join('\n') + '\n',
+    );
+    writeFileSync(path.join(root, 'requests-full.json'), JSON.stringify(mock.requests));
+  }
+  const projects = path.join(dirs.config, 'projects');
+  if (!existsSync(projects)) throw new Error(`${sc.name}: the CLI wrote no projects/ folder`);
+  const dest = path.join(outRoot, sc.name);
+  rmSync(dest, { recursive: true, force: true });
+  mkdirSync(dest, { recursive: true });
+  cpSync(projects, path.join(dest, 'projects'), { recursive: true });
+}
+
+/** Every .jsonl file under a folder, sorted. */
+export function jsonlFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d).sort()) {
+      const p = path.join(d, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (e.endsWith('.jsonl')) out.push(p);
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return out;
+}
+
+interface Census {
+  lines: number;
+  bytes: number;
+  types: Set<string>;
+  attachments: Set<string>;
+  subtypes: Set<string>;
+  blocks: Set<string>;
+}
+
+/** Count what a fixture's files hold: line types, attachment types, system subtypes, block types. */
+export function census(dir: string): Census {
+  const c: Census = { lines: 0, bytes: 0, types: new Set(), attachments: new Set(), subtypes: new Set(), blocks: new Set() };
+  for (const f of jsonlFiles(dir)) {
+    const data = readFileSync(f, 'utf8');
+    c.bytes += Buffer.byteLength(data);
+    for (const line of data.split('\n')) {
+      if (!line) continue;
+      c.lines++;
+      let o: Record<string, unknown>;
+      try {
+        o = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        c.types.add('(invalid)');
+        continue;
+      }
+      c.types.add(String(o.type));
+      if (o.type === 'attachment') c.attachments.add(String((o.attachment as { type?: unknown } | undefined)?.type));
+      if (o.type === 'system') c.subtypes.add(String(o.subtype));
+      const content = (o.message as { content?: unknown } | undefined)?.content;
+      if (Array.isArray(content)) {
+        for (const b of content as Array<{ type?: string; content?: unknown }>) {
+          c.blocks.add(String(b?.type));
+          if (b?.type === 'tool_result' && Array.isArray(b.content)) for (const inner of b.content as Array<{ type?: string }>) c.blocks.add(`tool_result>${inner?.type}`);
+        }
+      } else if (typeof content === 'string') c.blocks.add('(string)');
+    }
+  }
+  return c;
+}
+
+const list = (s: Set<string>) => [...s].sort().join(', ') || '—';
+
+function readme(outRoot: string, notes: Record<string, string>): string {
+  const rows = scenarios
+    .filter((sc) => existsSync(path.join(outRoot, sc.name)))
+    .map((sc) => {
+      const dir = path.join(outRoot, sc.name);
+      const c = census(dir);
+      const files = jsonlFiles(dir).map((f) => path.relative(dir, f));
+      const others = listFiles(dir).filter((f) => !f.endsWith('.jsonl')).map((f) => path.relative(dir, f));
+      return [
+        `### ${sc.name}`,
+        '',
+        sc.shows + (notes[sc.name] ? `\n\n${notes[sc.name]}` : ''),
+        '',
+        '| | |',
+        '|---|---|',
+        `| files | ${[...files, ...others].map((f) => '`' + f + '`').join('<br>')} |`,
+        `| lines, bytes | ${c.lines}, ${c.bytes} |`,
+        `| line types | ${list(c.types)} |`,
+        `| attachment types | ${list(c.attachments)} |`,
+        `| system subtypes | ${list(c.subtypes)} |`,
+        `| block types | ${list(c.blocks)} |`,
+        '',
+      ].join('\n');
+    });
+  return [
+    '# Recorded fixtures',
+    '',
+    `Sessions written by the real Claude Code CLI ${CLI_VERSION} (see CLI_VERSION), driven offline`,
+    'against the scripted mock API in test/harness/mock-api.ts. Re-record all with `npm run record`',
+    '(or `npm run build && node build/test/harness/record.js NAME…` for some). Each scenario ran in',
+    '`/tmp/txcript-rec/<scenario>/` (HOME `home/`, cwd `work/`), so paths in the files are stable; uuids',
+    'and timestamps change on every recording. Nothing was scrubbed. Each folder mirrors the config',
+    "dir's `projects/` tree: `projects/<slug>/<session-id>.jsonl`, `<session-id>/subagents/…`,",
+    '`<session-id>/tool-results/…`. Session ids are fixed (`SESSION_IDS` in record.ts).',
+    '',
+    'The tables below are generated by record.ts; the same census with jq:',
+    '',
+    '    jq -r .type F | sort -u                                  # line types',
+    '    jq -r "select(.type==\\"attachment\\") | .attachment.type" F | sort -u',
+    '    jq -r "select(.type==\\"system\\") | .subtype" F | sort -u',
+    '    jq -r ".message.content | arrays | .[].type" F | sort -u  # block types',
+    '',
+    ...rows,
+  ].join('\n');
+}
+
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d).sort()) {
+      const p = path.join(d, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else out.push(p);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const outRoot = path.join(repoRoot(), 'fixtures', 'recorded');
+  const wanted = argv.length ? argv : scenarios.map((s) => s.name);
+  const unknown = wanted.filter((w) => !scenarios.some((s) => s.name === w));
+  if (unknown.length) {
+    process.stderr.write(`record: unknown scenario ${unknown.join(', ')} (known: ${scenarios.map((s) => s.name).join(', ')})\n`);
+    return 2;
+  }
+  const t0 = Date.now();
+  claudeBinary();
+  process.stderr.write(`record: CLI ready in ${((Date.now() - t0) / 1000).toFixed(1)}s\n`);
+  mkdirSync(outRoot, { recursive: true });
+  writeFileSync(path.join(outRoot, 'CLI_VERSION'), CLI_VERSION + '\n');
+  const notesFile = path.join(outRoot, 'NOTES.json');
+  const notes: Record<string, string> = existsSync(notesFile) ? (JSON.parse(readFileSync(notesFile, 'utf8')) as Record<string, string>) : {};
+  let failed = 0;
+  for (const name of wanted) {
+    const sc = scenarios.find((s) => s.name === name)!;
+    const t1 = Date.now();
+    try {
+      await recordScenario(sc, outRoot);
+      process.stderr.write(`record: ${name} ok in ${((Date.now() - t1) / 1000).toFixed(1)}s\n`);
+    } catch (err) {
+      failed++;
+      process.stderr.write(`record: ${name} FAILED in ${((Date.now() - t1) / 1000).toFixed(1)}s: ${(err as Error).message}\n`);
+    }
+  }
+  writeFileSync(path.join(outRoot, 'README.md'), readme(outRoot, notes));
+  process.stderr.write(`record: done in ${((Date.now() - t0) / 1000).toFixed(1)}s, ${failed} failed\n`);
+  return failed ? 1 : 0;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      process.stderr.write(`record: ${(err as Error).stack ?? String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}
