@@ -15,8 +15,10 @@ export interface InteractiveOptions {
   cwd: string;
   baseUrl: string;
   sessionId: string;
-  /** The first is sent when the UI is ready; each next one while the previous reply still streams. */
-  prompts: string[];
+  /** Prompts to type, in order, each once the mock has seen `afterMainRequests` main requests (and `waitMs` more). */
+  prompts: Array<{ text: string; afterMainRequests?: number; waitMs?: number }>;
+  /** Main requests expected in all; the session ends once they came and the mock went quiet. */
+  expectMainRequests: number;
   mock: MockApi;
   timeoutMs?: number;
 }
@@ -69,19 +71,21 @@ export async function runInteractive(opts: InteractiveOptions): Promise<string> 
     await waitFor('the prompt box', () => /for shortcuts|>\s*$|❯/m.test(screen()));
     await sleep(1000);
     const main = () => opts.mock.messagesRequests('main').length;
-    for (let i = 0; i < opts.prompts.length; i++) {
-      const before = main();
-      tmux('send-keys', '-t', 'rec', '-l', opts.prompts[i]!);
+    for (const p of opts.prompts) {
+      const n = p.afterMainRequests ?? 0;
+      await waitFor(`${n} main requests`, () => main() >= n);
+      if (p.waitMs) await sleep(p.waitMs);
+      tmux('send-keys', '-t', 'rec', '-l', p.text);
       await sleep(300);
       tmux('send-keys', '-t', 'rec', 'Enter');
-      if (i + 1 < opts.prompts.length) {
-        await waitFor(`request ${before + 1}`, () => main() > before);
-        await sleep(500);
-      }
     }
-    const expected = opts.prompts.length;
-    await waitFor(`${expected} main requests`, () => main() >= expected);
-    await sleep(6000);
+    await waitFor(`${opts.expectMainRequests} main requests`, () => main() >= opts.expectMainRequests);
+    for (let quiet = 0, seen = opts.mock.requests.length; quiet < 8; ) {
+      await sleep(500);
+      if (opts.mock.requests.length === seen) quiet++;
+      else (seen = opts.mock.requests.length), (quiet = 0);
+    }
+    await sleep(1000);
     const last = screen();
     tmux('send-keys', '-t', 'rec', '-l', '/exit');
     await sleep(300);

@@ -6,12 +6,13 @@
  *
  *   node build/test/harness/record.js [SCENARIO…]     (npm run record)
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { CLI_VERSION, claudeBinary, repoRoot, runClaude, type RunClaudeResult } from './claude-cli.js';
 import { startMockApi, lastUserText, systemText, type MockApi, type MockScript } from './mock-api.js';
 import { runInteractive } from './interactive.js';
+import { census, jsonlFiles, listFiles } from './fixtures.js';
 
 /** Where one scenario runs: fixed paths, wiped before each recording. */
 export interface ScenarioDirs {
@@ -238,7 +239,17 @@ export const scenarios: Scenario[] = [
       allowTools(dirs, {
         hooks: {
           SessionStart: [{ hooks: [{ type: 'command', command: 'echo session start hook ran' }] }],
-          UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo "Context from the prompt hook: the fixture is recorded offline."' }] }],
+          UserPromptSubmit: [
+            { hooks: [{ type: 'command', command: 'echo "Plain stdout from the prompt hook."' }] },
+            {
+              hooks: [
+                {
+                  type: 'command',
+                  command: `echo '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"Context from the prompt hook: the fixture is recorded offline."}}'`,
+                },
+              ],
+            },
+          ],
           PreToolUse: [
             {
               matcher: 'Bash',
@@ -292,12 +303,12 @@ export const scenarios: Scenario[] = [
         {
           content: [
             tool('toolu_01BigBash00000000000000001', 'Bash', {
-              command: "awk 'BEGIN { for (i = 1; i <= 50000; i++) printf \"line %06d of a large tool result for the fixture\\n\", i }'",
+              command: "awk 'BEGIN { for (i = 1; i <= 60000; i++) printf \"line %06d of a large tool result for the fixture\\n\", i }'",
               description: 'Print about 3 MB',
             }),
           ],
         },
-        { content: [text('That printed 50000 lines.')] },
+        { content: [text('That printed 60000 lines.')] },
       ],
     },
     run: async (dirs, mock) => {
@@ -306,12 +317,14 @@ export const scenarios: Scenario[] = [
   },
   {
     name: 'queued',
-    shows: 'the interactive UI (tmux): a prompt typed while a slow reply streams is queued, then sent',
+    shows:
+      'the interactive UI (tmux): a prompt typed while a slow reply streams is queued, then sent as its own turn; another typed while a Bash tool runs',
     setup: (dirs) => allowTools(dirs),
     script: {
       main: [
-        { content: [text('This is a slow answer to the first prompt, streamed piece by piece so that a second prompt can be typed meanwhile.')], delayMs: 400 },
-        { content: [text('Answer to the queued prompt.')] },
+        { content: [text('This is a slow answer to the first prompt, streamed piece by piece so that a second prompt can be typed meanwhile.')], delayMs: 600 },
+        { content: [text('I will wait a little.'), tool('toolu_01QueueSleep00000000000001', 'Bash', { command: 'sleep 4; echo slept', description: 'Wait four seconds' })] },
+        { content: [text('Answer after the tool, seeing the prompt queued while it ran.')] },
       ],
     },
     run: async (dirs, mock) => {
@@ -320,7 +333,12 @@ export const scenarios: Scenario[] = [
         cwd: dirs.cwd,
         baseUrl: mock.url,
         sessionId: SESSION_IDS.queued,
-        prompts: ['First prompt, answered slowly', 'Second prompt, typed while the first streams'],
+        prompts: [
+          { text: 'First prompt, answered slowly' },
+          { text: 'Second prompt, typed while the first streams', afterMainRequests: 1, waitMs: 800 },
+          { text: 'Third prompt, typed while a tool runs', afterMainRequests: 2, waitMs: 1500 },
+        ],
+        expectMainRequests: 3,
         mock,
       });
     },
@@ -379,60 +397,6 @@ export async function recordScenario(sc: Scenario, outRoot: string): Promise<voi
   cpSync(projects, path.join(dest, 'projects'), { recursive: true });
 }
 
-/** Every .jsonl file under a folder, sorted. */
-export function jsonlFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d).sort()) {
-      const p = path.join(d, e);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (e.endsWith('.jsonl')) out.push(p);
-    }
-  };
-  if (existsSync(dir)) walk(dir);
-  return out;
-}
-
-interface Census {
-  lines: number;
-  bytes: number;
-  types: Set<string>;
-  attachments: Set<string>;
-  subtypes: Set<string>;
-  blocks: Set<string>;
-}
-
-/** Count what a fixture's files hold: line types, attachment types, system subtypes, block types. */
-export function census(dir: string): Census {
-  const c: Census = { lines: 0, bytes: 0, types: new Set(), attachments: new Set(), subtypes: new Set(), blocks: new Set() };
-  for (const f of jsonlFiles(dir)) {
-    const data = readFileSync(f, 'utf8');
-    c.bytes += Buffer.byteLength(data);
-    for (const line of data.split('\n')) {
-      if (!line) continue;
-      c.lines++;
-      let o: Record<string, unknown>;
-      try {
-        o = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        c.types.add('(invalid)');
-        continue;
-      }
-      c.types.add(String(o.type));
-      if (o.type === 'attachment') c.attachments.add(String((o.attachment as { type?: unknown } | undefined)?.type));
-      if (o.type === 'system') c.subtypes.add(String(o.subtype));
-      const content = (o.message as { content?: unknown } | undefined)?.content;
-      if (Array.isArray(content)) {
-        for (const b of content as Array<{ type?: string; content?: unknown }>) {
-          c.blocks.add(String(b?.type));
-          if (b?.type === 'tool_result' && Array.isArray(b.content)) for (const inner of b.content as Array<{ type?: string }>) c.blocks.add(`tool_result>${inner?.type}`);
-        }
-      } else if (typeof content === 'string') c.blocks.add('(string)');
-    }
-  }
-  return c;
-}
-
 const list = (s: Set<string>) => [...s].sort().join(', ') || '—';
 
 function readme(outRoot: string, notes: Record<string, string>): string {
@@ -479,19 +443,6 @@ function readme(outRoot: string, notes: Record<string, string>): string {
     '',
     ...rows,
   ].join('\n');
-}
-
-function listFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d).sort()) {
-      const p = path.join(d, e);
-      if (statSync(p).isDirectory()) walk(p);
-      else out.push(p);
-    }
-  };
-  walk(dir);
-  return out;
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -1,0 +1,66 @@
+/**
+ * The oracle itself: the real CLI, resumed on a file, tells a loadable session
+ * from an unloadable one, and loads every recorded fixture.
+ */
+import t from 'tap';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { conformanceSkip, recordedFixtures, resumeConversation } from '../harness/index.js';
+
+const skip = conformanceSkip();
+const sessions = recordedFixtures().filter((f) => f.kind === 'session');
+const plain = sessions.find((f) => f.scenario === 'plain');
+
+interface Msg {
+  role: string;
+  content: unknown;
+}
+const texts = (messages: unknown[]): string => JSON.stringify(messages);
+
+t.test('the oracle finds a recorded session and returns the conversation the CLI rebuilt from it', { skip }, async (t) => {
+  if (!plain) return t.fail('fixtures/recorded/plain is missing: run npm run record');
+  const r = await resumeConversation(plain.file);
+  t.equal(r.found, true, 'found');
+  if (!r.found) return;
+  const msgs = r.messages as Msg[];
+  t.ok(texts(msgs).includes('Hello, who are you?'), 'first prompt is in the messages');
+  t.ok(texts(msgs).includes('What did I ask you before?'), 'the prompt of the --resume run is in the messages');
+  t.ok(texts(msgs).includes('Hello! I am a mock assistant.'), 'assistant text is in the messages');
+  t.equal(msgs.at(-1)?.role, 'user', 'the last message is the new prompt');
+  t.ok(texts([msgs.at(-1)]).includes('next'), 'the new prompt is "next"');
+});
+
+t.test('the oracle reports found:false for a file of bookkeeping lines only (no user or assistant line)', { skip }, async (t) => {
+  if (!plain) return t.fail('fixtures/recorded/plain is missing: run npm run record');
+  const dir = t.testdir();
+  const kept = readFileSync(plain.file, 'utf8')
+    .split('\n')
+    .filter((l) => {
+      if (!l) return false;
+      const type = (JSON.parse(l) as { type?: string }).type;
+      return type !== 'user' && type !== 'assistant' && type !== 'attachment' && type !== 'system';
+    });
+  t.ok(kept.length > 0, 'the plain fixture has bookkeeping lines');
+  const file = path.join(dir, `${plain.sessionId}.jsonl`);
+  writeFileSync(file, kept.join('\n') + '\n');
+  const r = await resumeConversation(file);
+  t.equal(r.found, false, 'not found');
+  if (!r.found) t.match(r.output, /No conversation found with session ID/);
+});
+
+t.test('the oracle reports found:false for an empty file (an id the store has no conversation for)', { skip }, async (t) => {
+  const dir = t.testdir();
+  const file = path.join(dir, '00000000-0000-4000-8000-00000000dead.jsonl');
+  writeFileSync(file, '');
+  const r = await resumeConversation(file, { cwd: '/tmp/txcript-oracle-empty' });
+  t.equal(r.found, false, 'not found');
+  if (!r.found) t.match(r.output, /No conversation found with session ID: 00000000-0000-4000-8000-00000000dead/);
+});
+
+for (const f of sessions) {
+  t.test(`the real CLI loads recorded fixture ${f.scenario}/${path.basename(f.file)}`, { skip }, async (t) => {
+    const r = await resumeConversation(f.file);
+    t.equal(r.found, true, 'found');
+    if (r.found) t.ok(r.messages.length >= 2, `rebuilt ${r.messages.length} messages`);
+  });
+}

@@ -1,0 +1,73 @@
+/** Walking and counting recorded fixture trees. */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/** Every .jsonl file under a folder, sorted. */
+export function jsonlFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d).sort()) {
+      const p = path.join(d, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (e.endsWith('.jsonl')) out.push(p);
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return out;
+}
+
+/** What a fixture's files hold. */
+export interface Census {
+  lines: number;
+  bytes: number;
+  types: Set<string>;
+  attachments: Set<string>;
+  subtypes: Set<string>;
+  blocks: Set<string>;
+}
+
+/** Count what a fixture's files hold: line types, attachment types, system subtypes, block types. */
+export function census(dir: string): Census {
+  const c: Census = { lines: 0, bytes: 0, types: new Set(), attachments: new Set(), subtypes: new Set(), blocks: new Set() };
+  for (const f of jsonlFiles(dir)) {
+    const data = readFileSync(f, 'utf8');
+    c.bytes += Buffer.byteLength(data);
+    for (const line of data.split('\n')) {
+      if (!line) continue;
+      c.lines++;
+      let o: Record<string, unknown>;
+      try {
+        o = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        c.types.add('(invalid)');
+        continue;
+      }
+      c.types.add(String(o.type));
+      if (o.type === 'attachment') c.attachments.add(String((o.attachment as { type?: unknown } | undefined)?.type));
+      if (o.type === 'system') c.subtypes.add(String(o.subtype));
+      const content = (o.message as { content?: unknown } | undefined)?.content;
+      if (Array.isArray(content)) {
+        for (const b of content as Array<{ type?: string; content?: unknown }>) {
+          c.blocks.add(String(b?.type));
+          if (b?.type === 'tool_result' && Array.isArray(b.content)) for (const inner of b.content as Array<{ type?: string }>) c.blocks.add(`tool_result>${inner?.type}`);
+        }
+      } else if (typeof content === 'string') c.blocks.add('(string)');
+    }
+  }
+  return c;
+}
+
+/** Every file under a folder, sorted. */
+export function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d).sort()) {
+      const p = path.join(d, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else out.push(p);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
