@@ -6,7 +6,7 @@
  *
  *   node build/test/harness/record.js [SCENARIO…]     (npm run record)
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { CLI_VERSION, claudeBinary, repoRoot, runClaude, type RunClaudeResult } from './claude-cli.js';
@@ -296,7 +296,7 @@ export const scenarios: Scenario[] = [
   },
   {
     name: 'bigresult',
-    shows: 'a Bash tool result of about 3 MB: stored as <persisted-output> plus tool-results/<id>.txt',
+    shows: 'a Bash tool result of about 3 MB: stored as a `<persisted-output>` preview plus `tool-results/<id>.txt`',
     setup: (dirs) => allowTools(dirs),
     script: {
       main: [
@@ -399,7 +399,26 @@ export async function recordScenario(sc: Scenario, outRoot: string): Promise<voi
 
 const list = (s: Set<string>) => [...s].sort().join(', ') || '—';
 
-function readme(outRoot: string, notes: Record<string, string>): string {
+const NOTES = `## Notes
+
+- \`-p\` runs write \`entrypoint:"sdk-cli"\`, \`promptSource:"sdk"\` and send the Agent SDK system prompt;
+  the \`queued\` scenario is the interactive UI (\`entrypoint:"cli"\`, \`promptSource:"typed"\`/\`"queued"\`).
+- The model is the CLI's default (\`claude-opus-5-5\`); the mock echoes the requested model, numbers
+  its messages \`msg_mock_NNNNNN\` and reports usage of about a quarter of the request's bytes.
+- \`--resume\` in \`-p\` mode appends to the same file (no new session id).
+- \`subagent\` passes \`run_in_background:false\`: 2.1.328 runs the Agent tool in the background by
+  default, and \`-p\` would then end before the subagent's report.
+- \`queued\` drives the interactive UI in a private tmux server (test/harness/interactive.ts):
+  the second prompt is typed while the first reply streams (it becomes its own user line,
+  \`promptSource:"queued"\`, with \`queue-operation\` enqueue/dequeue); the third is typed while a
+  Bash tool runs (a \`queued_command\` attachment with \`origin\`, and \`queue-operation\` remove).
+  It depends on timing (prompts are typed after the mock has seen N requests plus a delay).
+- Not produced by any scenario: \`ai-title\`/\`custom-title\` lines (no title request was seen in
+  \`-p\` mode), \`summary\` lines, API errors (\`system/api_error\`, \`<synthetic>\`), \`progress\` lines
+  (not written by 2.1.15x and later).
+`;
+
+function readme(outRoot: string): string {
   const rows = scenarios
     .filter((sc) => existsSync(path.join(outRoot, sc.name)))
     .map((sc) => {
@@ -410,7 +429,7 @@ function readme(outRoot: string, notes: Record<string, string>): string {
       return [
         `### ${sc.name}`,
         '',
-        sc.shows + (notes[sc.name] ? `\n\n${notes[sc.name]}` : ''),
+        sc.shows,
         '',
         '| | |',
         '|---|---|',
@@ -441,6 +460,11 @@ function readme(outRoot: string, notes: Record<string, string>): string {
     '    jq -r "select(.type==\\"system\\") | .subtype" F | sort -u',
     '    jq -r ".message.content | arrays | .[].type" F | sort -u  # block types',
     '',
+    '| scenario | shows |',
+    '|---|---|',
+    ...scenarios.map((sc) => `| [${sc.name}](#${sc.name}) | ${sc.shows.replace(/\|/g, '\\|')} |`),
+    '',
+    NOTES,
     ...rows,
   ].join('\n');
 }
@@ -458,8 +482,6 @@ async function main(argv: string[]): Promise<number> {
   process.stderr.write(`record: CLI ready in ${((Date.now() - t0) / 1000).toFixed(1)}s\n`);
   mkdirSync(outRoot, { recursive: true });
   writeFileSync(path.join(outRoot, 'CLI_VERSION'), CLI_VERSION + '\n');
-  const notesFile = path.join(outRoot, 'NOTES.json');
-  const notes: Record<string, string> = existsSync(notesFile) ? (JSON.parse(readFileSync(notesFile, 'utf8')) as Record<string, string>) : {};
   let failed = 0;
   for (const name of wanted) {
     const sc = scenarios.find((s) => s.name === name)!;
@@ -472,7 +494,7 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`record: ${name} FAILED in ${((Date.now() - t1) / 1000).toFixed(1)}s: ${(err as Error).message}\n`);
     }
   }
-  writeFileSync(path.join(outRoot, 'README.md'), readme(outRoot, notes));
+  writeFileSync(path.join(outRoot, 'README.md'), readme(outRoot));
   process.stderr.write(`record: done in ${((Date.now() - t0) / 1000).toFixed(1)}s, ${failed} failed\n`);
   return failed ? 1 : 0;
 }
