@@ -1,0 +1,96 @@
+// The text of a Claude Code line, in two senses: what a person reads in a message
+// (for views), and every string a --grep should search (tx-filter(1) defines it).
+
+/** The readable text of message content: the string, or text blocks joined by newlines (other blocks left out). */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const block of content) {
+    if (block && block.type === 'text' && typeof block.text === 'string') parts.push(block.text);
+  }
+  return parts.join('\n');
+}
+
+/** The text of a tool_result's content: the string, or its text blocks, with `[image]`-style markers for other blocks. */
+export function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return content === undefined || content === null ? '' : JSON.stringify(content);
+  const parts: string[] = [];
+  for (const block of content) {
+    if (block && block.type === 'text' && typeof block.text === 'string') parts.push(block.text);
+    else if (block && typeof block.type === 'string') parts.push(`[${block.type}]`);
+  }
+  return parts.join('\n');
+}
+
+// Keys whose strings are not text: signatures and image/document payloads.
+const NOT_TEXT = new Set(['signature', 'source']);
+
+// Envelope fields of a line: identifiers and bookkeeping, not text.
+const ENVELOPE = new Set([
+  'type',
+  'uuid',
+  'parentUuid',
+  'logicalParentUuid',
+  'sessionId',
+  'timestamp',
+  'cwd',
+  'gitBranch',
+  'version',
+  'userType',
+  'entrypoint',
+  'slug',
+  'requestId',
+  'isSidechain',
+  'agentId',
+  'leafUuid',
+  'messageId',
+  'toolUseID',
+  'parentToolUseID',
+  'sourceToolAssistantUUID',
+  'sourceToolUseID',
+]);
+
+function* strings(value: unknown, depth = 0): Generator<string> {
+  if (typeof value === 'string') {
+    yield value;
+    return;
+  }
+  if (!value || typeof value !== 'object' || depth > 64) return;
+  if (Array.isArray(value)) {
+    for (const v of value) yield* strings(v, depth + 1);
+    return;
+  }
+  for (const [k, v] of Object.entries(value)) {
+    if (!NOT_TEXT.has(k)) yield* strings(v, depth + 1);
+  }
+}
+
+/**
+ * Every string a --grep searches in a line: message content (text, thinking, tool
+ * inputs, tool results; not images or signatures) on user and assistant lines, the
+ * attachment on attachment lines, `data` on progress lines, `content` on system lines,
+ * and the non-envelope fields of any other line (summary, titles, last-prompt…).
+ */
+export function* lineStrings(line: any): Generator<string> {
+  if (!line || typeof line !== 'object') return;
+  switch (line.type) {
+    case 'user':
+    case 'assistant':
+      yield* strings(line.message?.content);
+      return;
+    case 'attachment':
+      yield* strings(line.attachment);
+      return;
+    case 'progress':
+      yield* strings(line.data);
+      return;
+    case 'system':
+      yield* strings(line.content);
+      return;
+  }
+  for (const [k, v] of Object.entries(line)) {
+    if (!ENVELOPE.has(k)) yield* strings(v);
+  }
+}

@@ -1,0 +1,204 @@
+// tx-filter: records in; the records that answer a question out (unchanged bytes), or
+// with --view one flat object per answer. Question flags are unioned; the generic
+// filters (--kind, --type, --session, --since, --until, --grep, --sidechain, --main)
+// narrow every question (AND). tx-filter(1) is the reference.
+import { readRecordStream } from '../core/records.js';
+import { UsageError, type Context, type Tool } from '../core/run.js';
+import { KINDS, type Kind, type RecordView } from '../record.js';
+import { lineStrings } from '../claude-code/text.js';
+import { lineView, makeQuestion, QUESTIONS, type Question, type View } from '../claude-code/views.js';
+
+const HELP = `usage: tx-filter [QUESTION...] [FILTER...] [--view] [FILE...]
+
+Read records (tx-parse output); write the records that match, unchanged, or with
+--view one flat JSON object per match. Several questions: a record matching any.
+
+Questions:
+  --human-prompts         prompts a person typed, and prompts queued mid-turn
+  --tool-calls            tool_use blocks (--name NAME: one tool)
+  --tool-results          tool_result blocks (--errors: only is_error ones)
+  --skills                Skill calls, their results, skill attribution (--name SKILL)
+  --subagents             Agent/Task dispatches, joined to subagent files (--name TYPE)
+  --hooks                 hook runs and output (--failed; --name EVENT or HOOKNAME)
+  --compactions           compact_boundary / microcompact_boundary lines
+  --usage                 token usage, one view per API message (by message.id)
+  --modes                 effort, permission-mode and mode changes
+Filters (all must hold):
+  --kind K                record kind (repeatable)     --type T   line type (repeatable)
+  --session ID            sessionId, or a prefix of it
+  --since TIME            timestamp >= TIME            --until TIME   timestamp < TIME
+  --grep REGEX            a string of the line's text matches (JavaScript syntax)
+  --sidechain / --main    only subagent (isSidechain) lines / only the others
+  --invert                write the records that do not match (not with --view)
+Output:
+  --view                  flat objects instead of records
+  --max-chars N           cut strings in views to N characters (default 2000; 0: whole)
+  --strict                exit 1 if any input line was not a record or not JSON
+  -h, --help   this text        --version   the version
+See tx-filter(1).`;
+
+type Flag = (typeof QUESTIONS)[number];
+
+interface Filters {
+  kinds: Set<Kind> | null;
+  types: Set<string> | null;
+  session?: string;
+  since?: number;
+  until?: number;
+  grep?: RegExp;
+  sidechain?: boolean;
+  /** Some filter needs the parsed line. */
+  needsLine: boolean;
+}
+
+function list(v: unknown): string[] {
+  if (v === undefined || v === null || v === false) return [];
+  return ([] as unknown[]).concat(v).map(String);
+}
+
+function one(args: Record<string, unknown>, key: string): string | undefined {
+  const v = args[key];
+  if (v === undefined) return undefined;
+  if (Array.isArray(v)) throw new UsageError(`--${key} given more than once`);
+  return String(v);
+}
+
+function time(args: Record<string, unknown>, key: string): number | undefined {
+  const v = one(args, key);
+  if (v === undefined) return undefined;
+  const t = Date.parse(v);
+  if (Number.isNaN(t)) throw new UsageError(`--${key}: not a date or time: ${v}`);
+  return t;
+}
+
+function readFilters(args: Record<string, unknown>): Filters {
+  const kinds = list(args.kind);
+  for (const k of kinds) if (!(KINDS as readonly string[]).includes(k)) throw new UsageError(`--kind: unknown kind ${k} (kinds: ${KINDS.join(', ')})`);
+  const types = list(args.type);
+  if (args.sidechain && args.main) throw new UsageError('--sidechain and --main exclude each other');
+  const grepText = one(args, 'grep');
+  let grep: RegExp | undefined;
+  if (grepText !== undefined) {
+    try {
+      grep = new RegExp(grepText, 'u');
+    } catch (err) {
+      throw new UsageError(`--grep: ${(err as Error).message}`);
+    }
+  }
+  const f: Filters = {
+    kinds: kinds.length > 0 ? new Set(kinds as Kind[]) : null,
+    types: types.length > 0 ? new Set(types) : null,
+    session: one(args, 'session'),
+    since: time(args, 'since'),
+    until: time(args, 'until'),
+    grep,
+    sidechain: args.sidechain ? true : args.main ? false : undefined,
+    needsLine: false,
+  };
+  f.needsLine = f.types !== null || f.session !== undefined || f.since !== undefined || f.until !== undefined || f.grep !== undefined || f.sidechain !== undefined;
+  return f;
+}
+
+function passesLineFilters(f: Filters, line: any): boolean {
+  if (!line || typeof line !== 'object') return false;
+  if (f.types && !f.types.has(line.type)) return false;
+  if (f.session !== undefined && !(typeof line.sessionId === 'string' && line.sessionId.startsWith(f.session))) return false;
+  if (f.since !== undefined || f.until !== undefined) {
+    const t = typeof line.timestamp === 'string' ? Date.parse(line.timestamp) : NaN;
+    if (Number.isNaN(t)) return false;
+    if (f.since !== undefined && t < f.since) return false;
+    if (f.until !== undefined && t >= f.until) return false;
+  }
+  if (f.sidechain !== undefined && (line.isSidechain === true) !== f.sidechain) return false;
+  if (f.grep) {
+    let hit = false;
+    for (const s of lineStrings(line)) {
+      if (f.grep.test(s)) {
+        hit = true;
+        break;
+      }
+    }
+    if (!hit) return false;
+  }
+  return true;
+}
+
+function maxChars(args: Record<string, unknown>): number {
+  const v = one(args, 'max-chars');
+  if (v === undefined) return 2000;
+  if (!/^\d+$/.test(v)) throw new UsageError(`--max-chars: not a whole number: ${v}`);
+  return Number(v);
+}
+
+async function main(ctx: Context): Promise<void> {
+  const args = ctx.args;
+  const flags = QUESTIONS.filter((q) => args[q]);
+  if (args.errors && !args['tool-results']) throw new UsageError('--errors goes with --tool-results');
+  if (args.failed && !args.hooks) throw new UsageError('--failed goes with --hooks');
+  const name = one(args, 'name');
+  if (name !== undefined && !flags.some((q) => q === 'tool-calls' || q === 'hooks' || q === 'skills' || q === 'subagents')) {
+    throw new UsageError('--name goes with --tool-calls, --hooks, --skills or --subagents');
+  }
+  if (args.invert && args.view) throw new UsageError('--invert writes records; it does not go with --view');
+  const filters = readFilters(args);
+  const options = { maxChars: maxChars(args), name, errors: Boolean(args.errors), failed: Boolean(args.failed) };
+  const questions: Question[] = flags.map((q: Flag) => makeQuestion(q, options));
+  const tag = questions.length > 1;
+
+  // Kinds worth parsing: those some question can match, narrowed by --kind.
+  let wanted: Set<Kind> | null = null;
+  if (questions.length > 0) wanted = new Set(questions.flatMap((q) => [...q.kinds]));
+  if (filters.kinds) wanted = wanted ? new Set([...wanted].filter((k) => filters.kinds!.has(k))) : filters.kinds;
+
+  const emit = async (q: Question, views: View[]) => {
+    for (const v of views) await ctx.out.writeJson(tag ? { question: q.name, ...v } : v);
+  };
+
+  for await (const item of readRecordStream(ctx)) {
+    const rec = item.record;
+    if (!rec) {
+      ctx.warn(item, 'not a record, skipped');
+      continue;
+    }
+    let selected = wanted === null || wanted.has(rec.header.kind);
+    if (selected && (filters.needsLine || questions.length > 0) && rec.header.kind !== 'invalid') {
+      if (!parses(ctx, rec)) selected = false;
+    }
+    if (selected && filters.needsLine) selected = rec.header.kind !== 'invalid' && passesLineFilters(filters, rec.value());
+    if (args.view) {
+      if (!selected) continue;
+      if (questions.length === 0) await ctx.out.writeJson(lineView(rec, options.maxChars));
+      for (const q of questions) await emit(q, q.views(rec));
+      continue;
+    }
+    if (selected && questions.length > 0) selected = questions.some((q) => q.match(rec));
+    if (args.invert) selected = !selected;
+    if (selected) {
+      await ctx.out.write(item.bytes);
+      await ctx.out.write('\n');
+    }
+  }
+  if (args.view) for (const q of questions) if (q.end) await emit(q, q.end());
+}
+
+// A record whose native line is not JSON (from a program other than tx-parse) is reported once and matches nothing.
+function parses(ctx: Context, rec: RecordView): boolean {
+  try {
+    rec.value();
+    return true;
+  } catch {
+    ctx.warn({ src: rec.header.src, n: rec.header.n }, 'the record\'s line is not JSON, it matches nothing');
+    return false;
+  }
+}
+
+/** The tx-filter tool. */
+export const filterTool: Tool = {
+  name: 'tx-filter',
+  help: HELP,
+  options: {
+    boolean: ['view', ...QUESTIONS, 'errors', 'failed', 'sidechain', 'main', 'invert'],
+    string: ['name', 'kind', 'type', 'session', 'since', 'until', 'grep', 'max-chars'],
+  },
+  main,
+};
