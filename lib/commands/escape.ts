@@ -1,0 +1,162 @@
+// tx-escape: escape (or unescape) envelope markup in the strings of NDJSON lines or
+// in plain text lines, and strip ANSI escape sequences. A line that does not change
+// is written back byte for byte; a changed JSON line is re-serialised.
+import { isUtf8 } from 'node:buffer';
+import { ENVELOPE_TAGS } from '../claude-code/envelope.js';
+import { escapeEnvelope, unescapeEnvelope } from '../claude-code/escape.js';
+import { stripAnsi } from '../core/ansi.js';
+import { parseFieldPath, rewriteStrings, type PathStep } from '../core/field-path.js';
+import { splitLines, type PhysicalLine } from '../core/lines.js';
+import { UsageError, type Context, type Tool } from '../core/run.js';
+
+const HELP = `usage: tx-escape [-d] [--strip-ansi] [--no-escape] [--field PATH]... [--text] [FILE...]
+
+Escape envelope markup in the string values of NDJSON lines: every run of '<',
+backslashes, '/TAG>' (TAG a slash-command envelope tag) gains one backslash, so
+'</command-name>' becomes '<\\/command-name>'. -d removes one again. The two are
+exact inverses. A record from tx-parse has the strings of its native 'line'
+rewritten; other JSON lines have all their string values rewritten.
+
+  -d, --decode       unescape instead of escape
+      --strip-ansi   also remove ANSI escape sequences (before escaping, after -d)
+      --no-escape    with --strip-ansi: only strip, leave markup alone
+  -f, --field PATH   rewrite only the strings at PATH (repeatable), e.g.
+                     line.message.content[].text  ('[]' every element, '*' every member)
+      --text         the input is plain text: escape each line as a string
+      --strict       exit 1 if any line was not JSON (or not UTF-8)
+  -h, --help         this text        --version   the version
+Unchanged lines are written back byte for byte. See tx-escape(1).`;
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+const CRLF = Buffer.from('\r\n');
+const LF = Buffer.from('\n');
+
+/** What to do to one string. */
+function transformer(decode: boolean, escape: boolean, strip: boolean): (s: string) => string {
+  if (decode) return strip ? (s) => stripAnsi(unescapeEnvelope(s)) : unescapeEnvelope;
+  if (!escape) return stripAnsi;
+  return strip ? (s) => escapeEnvelope(stripAnsi(s)) : escapeEnvelope;
+}
+
+/**
+ * Byte patterns without which no string of a JSON line can change: a tag name (its
+ * letters could only hide behind a \\u escape), a \\u escape (ESC is always one in
+ * JSON), or a C1 control written raw (UTF-8 lead byte 0xC2).
+ */
+function needles(markup: boolean, strip: boolean): Buffer[] {
+  const list = [Buffer.from('\\u')];
+  if (markup) for (const tag of ENVELOPE_TAGS) list.push(Buffer.from(tag));
+  if (strip) list.push(Buffer.from([0xc2]));
+  return list;
+}
+
+function isRecordValue(v: any): boolean {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && typeof v.harness === 'string' && typeof v.kind === 'string' && typeof v.n === 'number';
+}
+
+function isBlank(bytes: Buffer): boolean {
+  for (const b of bytes) if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
+  return true;
+}
+
+async function writeLine(ctx: Context, line: PhysicalLine, bytes: Buffer): Promise<void> {
+  if (line.bom) await ctx.out.write(BOM);
+  await ctx.out.write(bytes);
+  if (line.eol) await ctx.out.write(line.crlf ? CRLF : LF);
+}
+
+function fieldPaths(args: Context['args']): PathStep[][] | null {
+  if (args.field === undefined) return null;
+  const texts = ([] as unknown[]).concat(args.field).map(String);
+  try {
+    return texts.map(parseFieldPath);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+async function main(ctx: Context): Promise<void> {
+  const { args } = ctx;
+  const decode = Boolean(args.decode);
+  const escape = args.escape !== false;
+  const strip = Boolean(args['strip-ansi']);
+  if (decode && !escape) throw new UsageError('-d and --no-escape contradict each other');
+  if (!escape && !strip) throw new UsageError('--no-escape leaves nothing to do without --strip-ansi');
+  const fields = fieldPaths(args);
+  if (args.text && fields) throw new UsageError('--field needs JSON lines, not --text');
+  const transform = transformer(decode, escape, strip);
+
+  if (args.text) {
+    for await (const input of ctx.inputs()) {
+      for await (const line of splitLines(input.stream)) {
+        // Lines that are not UTF-8 are read as Latin-1: one character per byte, so the
+        // ASCII markup is found and everything else is written back as it was.
+        const encoding = isUtf8(line.bytes) ? 'utf8' : 'latin1';
+        const text = line.bytes.toString(encoding);
+        const next = transform(text);
+        await writeLine(ctx, line, next === text ? line.bytes : Buffer.from(next, encoding));
+      }
+    }
+    return;
+  }
+
+  const patterns = needles(escape, strip);
+  const wholeRecordLine: PathStep[][] = [[{ key: 'line' }]];
+  const wholeValue: PathStep[][] = [[]];
+  for await (const input of ctx.inputs()) {
+    for await (const line of splitLines(input.stream)) {
+      const where = { src: input.src, n: line.n };
+      if (isBlank(line.bytes)) {
+        await writeLine(ctx, line, line.bytes);
+        continue;
+      }
+      if (!isUtf8(line.bytes)) {
+        ctx.warn(where, 'not UTF-8, passed through');
+        await writeLine(ctx, line, line.bytes);
+        continue;
+      }
+      let value: any;
+      try {
+        value = JSON.parse(line.bytes.toString('utf8'));
+      } catch {
+        ctx.warn(where, 'not JSON, passed through');
+        await writeLine(ctx, line, line.bytes);
+        continue;
+      }
+      if (!patterns.some((p) => line.bytes.includes(p))) {
+        await writeLine(ctx, line, line.bytes);
+        continue;
+      }
+      const record = isRecordValue(value);
+      // An invalid record's raw text is not JSON: left alone unless a --field names it.
+      const paths = fields ?? (record ? (value.kind === 'invalid' ? [] : wholeRecordLine) : wholeValue);
+      const result = rewriteStrings(value, paths, transform);
+      if (!result.changed) {
+        await writeLine(ctx, line, line.bytes);
+        continue;
+      }
+      let text: string;
+      if (record) {
+        // The native line stays the last key, so later tools can cut its bytes out.
+        const { line: native, ...header } = result.value as Record<string, unknown>;
+        text = JSON.stringify({ ...header, line: native });
+      } else {
+        text = JSON.stringify(result.value);
+      }
+      await writeLine(ctx, line, Buffer.from(text));
+    }
+  }
+}
+
+/** The tx-escape tool. */
+export const escapeTool: Tool = {
+  name: 'tx-escape',
+  help: HELP,
+  options: {
+    string: ['field'],
+    boolean: ['decode', 'text', 'strip-ansi', 'escape'],
+    alias: { d: 'decode', f: 'field' },
+    default: { escape: true },
+  },
+  main,
+};
