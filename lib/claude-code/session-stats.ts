@@ -1,0 +1,239 @@
+// Counters of one session for tx-stats. Only counters are kept, never lines; the one
+// thing that grows with the session is a small entry per API message (its id, model
+// and four token counts), needed because Claude Code repeats a message's usage on
+// each of its streamed lines and the last one is right (see usage.ts).
+import type { RecordHeader } from '../record.js';
+import { hookEvidence } from './hooks.js';
+import { KNOWN_ATTACHMENT_TYPES, KNOWN_FIELDS, KNOWN_LINE_TYPES, KNOWN_SYSTEM_SUBTYPES } from './known.js';
+import { addTokens, messageUsage, TOKEN_FIELDS, zeroTokens, type Tokens } from './usage.js';
+import { SUBAGENT_TOOLS } from './views.js';
+
+type Counts = Record<string, number>;
+type ByVersion = Record<string, Counts>;
+
+function bump(counts: Counts, key: string, by = 1): void {
+  counts[key] = (counts[key] ?? 0) + by;
+}
+
+function bumpByVersion(table: ByVersion, key: string, version: string): void {
+  bump((table[key] ??= {}), version);
+}
+
+// Envelope fields every conversational line is expected to carry.
+const ENVELOPE_EXPECTED = ['timestamp', 'sessionId', 'uuid', 'version'];
+const CONVERSATIONAL = new Set(['user', 'assistant', 'attachment', 'system']);
+
+/** The counters of one session. */
+export class SessionStats {
+  session: string | null;
+  files: string[] = [];
+  harness: string | null = null;
+  firstTimestamp: string | null = null;
+  lastTimestamp: string | null = null;
+  private firstMs = Infinity;
+  private lastMs = -Infinity;
+  lines = 0;
+  kinds: Counts = {};
+  typed = 0;
+  queued = 0;
+  toolCalls: Counts = {};
+  toolErrors = 0;
+  skills: Counts = {};
+  subagents: Counts = {};
+  hooks = { ok: 0, failed: 0, progress: 0, stop_summaries: 0, by_name: {} as Record<string, { ok: number; failed: number; progress: number }> };
+  compactions: Counts = {};
+  models = new Set<string>();
+  versions = new Set<string>();
+  private messages = new Map<string, { model: string; tokens: Tokens }>();
+  private anonymousMessages: { model: string; tokens: Tokens }[] = [];
+  unknownLineTypes: ByVersion = {};
+  unknownAttachmentTypes: ByVersion = {};
+  unknownSystemSubtypes: ByVersion = {};
+  unknownFields: ByVersion = {};
+  missing: Counts = {};
+  invalidLines = 0;
+
+  constructor(session: string | null) {
+    this.session = session;
+  }
+
+  /** Count one record; `line` is its parsed native line (undefined for invalid records). */
+  add(header: RecordHeader, line: any): void {
+    this.lines++;
+    bump(this.kinds, header.kind);
+    if (header.src !== undefined && !this.files.includes(header.src)) this.files.push(header.src);
+    if (this.harness === null) this.harness = header.harness;
+    if (header.kind === 'invalid') {
+      this.invalidLines++;
+      return;
+    }
+    if (header.kind === 'prompt') this.typed++;
+    if (header.kind === 'queued-prompt') this.queued++;
+    if (!line || typeof line !== 'object' || Array.isArray(line)) return;
+    this.time(line.timestamp);
+    if (header.harness !== 'claude-code') return;
+    const version = typeof line.version === 'string' ? line.version : 'unknown';
+    if (typeof line.version === 'string') this.versions.add(line.version);
+    this.coverage(line, version);
+    if (line.type === 'assistant') this.assistant(line);
+    if (header.kind === 'tool-result') this.toolResult(line);
+    const hook = hookEvidence(line);
+    if (hook) this.hook(hook);
+    if (header.kind === 'compact' && typeof line.subtype === 'string') bump(this.compactions, line.subtype);
+  }
+
+  private time(ts: unknown): void {
+    if (typeof ts !== 'string') return;
+    const ms = Date.parse(ts);
+    if (Number.isNaN(ms)) return;
+    if (ms < this.firstMs) [this.firstMs, this.firstTimestamp] = [ms, ts];
+    if (ms > this.lastMs) [this.lastMs, this.lastTimestamp] = [ms, ts];
+  }
+
+  private coverage(line: any, version: string): void {
+    const type = typeof line.type === 'string' ? line.type : '(none)';
+    if (!KNOWN_LINE_TYPES.has(type)) bumpByVersion(this.unknownLineTypes, type, version);
+    if (type === 'attachment') {
+      const a = typeof line.attachment?.type === 'string' ? line.attachment.type : '(none)';
+      if (!KNOWN_ATTACHMENT_TYPES.has(a) && !a.startsWith('hook_')) bumpByVersion(this.unknownAttachmentTypes, a, version);
+    }
+    if (type === 'system') {
+      const s = typeof line.subtype === 'string' ? line.subtype : '(none)';
+      if (!KNOWN_SYSTEM_SUBTYPES.has(s)) bumpByVersion(this.unknownSystemSubtypes, s, version);
+    }
+    for (const key of Object.keys(line)) if (!KNOWN_FIELDS.has(key)) bumpByVersion(this.unknownFields, key, version);
+    if (CONVERSATIONAL.has(type)) {
+      for (const f of ENVELOPE_EXPECTED) if (line[f] === undefined) bump(this.missing, `${type}.${f}`);
+    }
+    if (type === 'assistant') {
+      const m = line.message;
+      if (!m || typeof m !== 'object') bump(this.missing, 'assistant.message');
+      else {
+        if (!m.usage || typeof m.usage !== 'object') bump(this.missing, 'assistant.message.usage');
+        if (typeof m.id !== 'string') bump(this.missing, 'assistant.message.id');
+        if (typeof m.model !== 'string') bump(this.missing, 'assistant.message.model');
+      }
+    }
+    if (type === 'user' && (!line.message || line.message.content === undefined)) bump(this.missing, 'user.message.content');
+  }
+
+  private assistant(line: any): void {
+    const content = Array.isArray(line.message?.content) ? line.message.content : [];
+    for (const b of content) {
+      if (!b || b.type !== 'tool_use') continue;
+      const name = typeof b.name === 'string' ? b.name : '(none)';
+      bump(this.toolCalls, name);
+      if (name === 'Skill') bump(this.skills, typeof b.input?.skill === 'string' ? b.input.skill : '(none)');
+      if (SUBAGENT_TOOLS.has(name)) bump(this.subagents, typeof b.input?.subagent_type === 'string' ? b.input.subagent_type : '(none)');
+    }
+    if (typeof line.message?.model === 'string') this.models.add(line.message.model);
+    const u = messageUsage(line);
+    if (!u) return;
+    const entry = { model: u.model ?? 'unknown', tokens: u.tokens };
+    // The last line of a message carries its final usage: later lines replace earlier ones.
+    if (u.id === null) this.anonymousMessages.push(entry);
+    else this.messages.set(u.id, entry);
+  }
+
+  private toolResult(line: any): void {
+    const content = Array.isArray(line.message?.content) ? line.message.content : [];
+    for (const b of content) if (b && b.type === 'tool_result' && b.is_error === true) this.toolErrors++;
+  }
+
+  private hook(h: NonNullable<ReturnType<typeof hookEvidence>>): void {
+    if (h.type === 'stop_hook_summary') {
+      this.hooks.stop_summaries++;
+      return;
+    }
+    const name = h.hookName ?? h.hookEvent ?? '(none)';
+    const entry = (this.hooks.by_name[name] ??= { ok: 0, failed: 0, progress: 0 });
+    if (h.type === 'hook_progress') {
+      this.hooks.progress++;
+      entry.progress++;
+    } else if (h.failed) {
+      this.hooks.failed++;
+      entry.failed++;
+    } else if (h.run) {
+      this.hooks.ok++;
+      entry.ok++;
+    }
+  }
+
+  /** Fold another group's counters into this one (lines of a file seen before its session id). */
+  absorb(other: SessionStats): void {
+    this.lines += other.lines;
+    for (const [k, v] of Object.entries(other.kinds)) bump(this.kinds, k, v);
+    for (const f of other.files) if (!this.files.includes(f)) this.files.push(f);
+    this.typed += other.typed;
+    this.queued += other.queued;
+    for (const [k, v] of Object.entries(other.toolCalls)) bump(this.toolCalls, k, v);
+    this.toolErrors += other.toolErrors;
+    for (const [k, v] of Object.entries(other.skills)) bump(this.skills, k, v);
+    for (const [k, v] of Object.entries(other.subagents)) bump(this.subagents, k, v);
+    for (const key of ['ok', 'failed', 'progress', 'stop_summaries'] as const) this.hooks[key] += other.hooks[key];
+    for (const [name, e] of Object.entries(other.hooks.by_name)) {
+      const mine = (this.hooks.by_name[name] ??= { ok: 0, failed: 0, progress: 0 });
+      mine.ok += e.ok;
+      mine.failed += e.failed;
+      mine.progress += e.progress;
+    }
+    for (const [k, v] of Object.entries(other.compactions)) bump(this.compactions, k, v);
+    for (const m of other.models) this.models.add(m);
+    for (const v of other.versions) this.versions.add(v);
+    for (const [id, e] of other.messages) if (!this.messages.has(id)) this.messages.set(id, e);
+    this.anonymousMessages.push(...other.anonymousMessages);
+    for (const [table, from] of [
+      [this.unknownLineTypes, other.unknownLineTypes],
+      [this.unknownAttachmentTypes, other.unknownAttachmentTypes],
+      [this.unknownSystemSubtypes, other.unknownSystemSubtypes],
+      [this.unknownFields, other.unknownFields],
+    ] as const) {
+      for (const [k, byVersion] of Object.entries(from)) for (const [v, n] of Object.entries(byVersion)) bump((table[k] ??= {}), v, n);
+    }
+    for (const [k, v] of Object.entries(other.missing)) bump(this.missing, k, v);
+    this.invalidLines += other.invalidLines;
+    this.time(other.firstTimestamp);
+    this.time(other.lastTimestamp);
+  }
+
+  /** The summary object tx-stats writes (tx-stats(1) documents each field). */
+  summary(): Record<string, unknown> {
+    const total = zeroTokens();
+    const byModel: Record<string, Tokens & { messages: number }> = {};
+    for (const e of [...this.messages.values(), ...this.anonymousMessages]) {
+      addTokens(total, e.tokens);
+      const m = (byModel[e.model] ??= { ...zeroTokens(), messages: 0 });
+      for (const f of TOKEN_FIELDS) m[f] += e.tokens[f];
+      m.messages++;
+    }
+    const sum = (c: Counts) => Object.values(c).reduce((a, b) => a + b, 0);
+    return {
+      session: this.session,
+      files: this.files,
+      harness: this.harness,
+      first_timestamp: this.firstTimestamp,
+      last_timestamp: this.lastTimestamp,
+      lines: this.lines,
+      kinds: this.kinds,
+      human_turns: { typed: this.typed, queued: this.queued, total: this.typed + this.queued },
+      tool_calls: { total: sum(this.toolCalls), by_name: this.toolCalls },
+      tool_errors: this.toolErrors,
+      skills: this.skills,
+      subagents: { total: sum(this.subagents), by_type: this.subagents },
+      hooks: this.hooks,
+      compactions: { total: sum(this.compactions), by_subtype: this.compactions },
+      api_messages: this.messages.size + this.anonymousMessages.length,
+      tokens: { ...total, by_model: byModel },
+      models: [...this.models],
+      versions: [...this.versions],
+      coverage: {
+        unknown_line_types: this.unknownLineTypes,
+        unknown_attachment_types: this.unknownAttachmentTypes,
+        unknown_system_subtypes: this.unknownSystemSubtypes,
+        unknown_fields: this.unknownFields,
+        missing: this.missing,
+        invalid_lines: this.invalidLines,
+      },
+    };
+  }
+}

@@ -1,0 +1,73 @@
+// tx-stats: records in; one summary object per session out, written at the end of
+// the input (a session's lines need not be contiguous, so none is done before then).
+// Memory holds counters per session, never lines. tx-stats(1) is the reference.
+import { readRecordStream } from '../core/records.js';
+import type { Context, Tool } from '../core/run.js';
+import { SessionStats } from '../claude-code/session-stats.js';
+
+const HELP = `usage: tx-stats [--strict] [FILE...]
+
+Read records (tx-parse output) and write one JSON object per session: human
+turns (typed, queued), tool calls by name, tool errors, skills, subagents, hooks
+(ok, failed, by name), compactions, tokens by model (each API message once, by
+message.id), models, CLI versions, first and last timestamp, and coverage notes
+(line types, attachment types, system subtypes and fields it does not know, by
+CLI version; expected fields that were missing). Sessions are grouped by
+sessionId; lines without one go with the last session of their file.
+
+  --strict     exit 1 if any input line was not a record or its line not JSON
+  -h, --help   this text        --version   the version
+See tx-stats(1).`;
+
+async function main(ctx: Context): Promise<void> {
+  const sessions = new Map<string, SessionStats>();
+  // Lines before a file's first sessionId (and files with none) are grouped by file.
+  const byFile = new Map<string, SessionStats>();
+  const lastSession = new Map<string, SessionStats>();
+  const fileSessions = new Map<string, Set<SessionStats>>();
+  for await (const item of readRecordStream(ctx)) {
+    const rec = item.record;
+    if (!rec) {
+      ctx.warn(item, 'not a record, skipped');
+      continue;
+    }
+    let line: any;
+    if (rec.header.kind !== 'invalid') {
+      try {
+        line = rec.value();
+      } catch {
+        ctx.warn({ src: rec.header.src, n: rec.header.n }, "the record's line is not JSON, counted as invalid");
+        rec.header.kind = 'invalid';
+      }
+    }
+    const file = rec.header.src ?? '-';
+    const id = line && typeof line.sessionId === 'string' && line.sessionId !== '' ? line.sessionId : null;
+    let stats: SessionStats | undefined;
+    if (id !== null) {
+      stats = sessions.get(id);
+      if (!stats) sessions.set(id, (stats = new SessionStats(id)));
+      lastSession.set(file, stats);
+      let set = fileSessions.get(file);
+      if (!set) fileSessions.set(file, (set = new Set()));
+      set.add(stats);
+    } else {
+      stats = lastSession.get(file);
+      if (!stats) {
+        stats = byFile.get(file);
+        if (!stats) byFile.set(file, (stats = new SessionStats(null)));
+      }
+    }
+    stats.add(rec.header, line);
+  }
+  const orphans: SessionStats[] = [];
+  for (const [file, group] of byFile) {
+    const owners = fileSessions.get(file);
+    // A file with one session: its leading lines are that session's.
+    if (owners && owners.size === 1) [...owners][0].absorb(group);
+    else orphans.push(group);
+  }
+  for (const stats of [...sessions.values(), ...orphans]) await ctx.out.writeJson(stats.summary());
+}
+
+/** The tx-stats tool. */
+export const statsTool: Tool = { name: 'tx-stats', help: HELP, options: {}, main };
