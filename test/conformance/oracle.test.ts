@@ -57,10 +57,29 @@ t.test('the oracle reports found:false for an empty file (an id the store has no
   if (!r.found) t.match(r.output, /No conversation found with session ID: 00000000-0000-4000-8000-00000000dead/);
 });
 
+/** Tool-use ids of the file's assistant lines, unless a compaction cut the older ones off. */
+function toolUseIds(file: string): { ids: string[]; compacted: boolean } {
+  const ids: string[] = [];
+  let compacted = false;
+  for (const l of readFileSync(file, 'utf8').split('\n')) {
+    if (!l) continue;
+    const o = JSON.parse(l) as { type?: string; subtype?: string; message?: { content?: unknown } };
+    if (o.type === 'system' && o.subtype === 'compact_boundary') compacted = true;
+    if (o.type === 'assistant' && Array.isArray(o.message?.content)) {
+      for (const b of o.message.content as Array<{ type?: string; id?: string }>) if (b.type === 'tool_use' && b.id) ids.push(b.id);
+    }
+  }
+  return { ids, compacted };
+}
+
 for (const f of sessions) {
-  t.test(`the real CLI loads recorded fixture ${f.scenario}/${path.basename(f.file)}`, { skip }, async (t) => {
+  t.test(`the real CLI loads recorded fixture ${f.scenario}/${path.basename(f.file)} with every tool call of the file`, { skip }, async (t) => {
     const r = await resumeConversation(f.file);
     t.equal(r.found, true, 'found');
-    if (r.found) t.ok(r.messages.length >= 2, `rebuilt ${r.messages.length} messages`);
+    if (!r.found) return;
+    t.ok(r.messages.length >= 2, `rebuilt ${r.messages.length} messages`);
+    const { ids, compacted } = toolUseIds(f.file);
+    const sent = texts(r.messages);
+    if (!compacted) for (const id of ids) t.ok(sent.includes(JSON.stringify(id)), `tool_use ${id} is in the rebuilt conversation`);
   });
 }
