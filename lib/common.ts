@@ -31,6 +31,8 @@ export interface CommonMessage {
   usage?: Usage;
   /** True for messages of a sidechain (a subagent's conversation inside the main file). */
   sidechain?: true;
+  /** True on the first message after a compaction: the model's conversation restarts here, from the compact summary. */
+  after_compaction?: true;
 }
 
 /** One line of a Common stream. */

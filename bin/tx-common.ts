@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+import { commonTool } from '../lib/commands/common.js';
+import { main } from '../lib/core/run.js';
+
+main(commonTool);

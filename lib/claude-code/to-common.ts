@@ -1,0 +1,360 @@
+// Where a Claude Code session becomes Common: native lines in, one Common message per
+// API message out. A streaming stage: it holds only the message being merged (an
+// assistant message streamed over several lines, and the user message collecting the
+// tool results and user lines that follow it), the unanswered slash commands (to pair
+// their output through parentUuid), and the session's small metadata.
+import type { ArtifactBlock, Block, CommonMessage, ImageBlock, ToolResultBlock, ToolUseBlock, Usage } from '../common.js';
+import { stripAnsi } from '../core/ansi.js';
+import { COMMAND_TAGS, OUTPUT_TAGS, parseEnvelope, type EnvelopePart } from './envelope.js';
+import { unescapeEnvelope } from './escape.js';
+import { commandView, toolView } from './tool-view.js';
+
+/** What the session line is made of, gathered while the lines stream by. */
+export interface SessionFacts {
+  /** sessionId of the first user line carrying one (else of any line). */
+  sessionId?: string;
+  /** agentId of the first line carrying one (subagent transcripts). */
+  agentId?: string;
+  cwd?: string;
+  gitBranch?: string;
+  version?: string;
+  model?: string;
+  /** Earliest timestamp of a user or assistant line. */
+  startedAt?: string;
+  /** Title by precedence: the last custom-title, else the last agent-name, else the first summary. */
+  customTitle?: string;
+  agentName?: string;
+  summary?: string;
+  /** The first conversational line was a sidechain line: the file is a subagent's own transcript. */
+  subagent?: boolean;
+}
+
+/** How the conversion runs. */
+export interface ToCommonOptions {
+  /** Also convert sidechain lines (a subagent's conversation kept inside the main file); they get `sidechain: true`. */
+  sidechains?: boolean;
+  /** Receives each finished message, in order. */
+  emit(message: CommonMessage): void;
+  /** Called at a compact boundary of the main chain, after every earlier message was emitted. */
+  compacted?(): void;
+}
+
+// Unanswered commands kept for pairing; a command whose output never came (a prompt
+// command like a custom /greet prints nothing) is forgotten after this many newer ones.
+const OPEN_COMMANDS_LIMIT = 256;
+
+/** One chain's merge state: the assistant message still streaming and the user message after it. */
+class Merger {
+  assistant: CommonMessage | null = null;
+  user: CommonMessage | null = null;
+
+  constructor(
+    private readonly emit: (m: CommonMessage) => void,
+    private readonly sidechain: boolean,
+  ) {}
+
+  /** Add an assistant line: a line of the open message (same API id) or the start of a new one. */
+  assistantLine(id: string, line: any, blocks: Block[]): void {
+    const message = line.message;
+    if (this.assistant && this.assistant.id === id) {
+      this.assistant.content.push(...blocks);
+    } else {
+      this.flush();
+      const m: CommonMessage = { type: 'message', id, role: 'assistant', content: blocks };
+      if (typeof line.timestamp === 'string') m.timestamp = line.timestamp;
+      if (typeof message.model === 'string') m.model = message.model;
+      if (this.sidechain) m.sidechain = true;
+      this.assistant = m;
+    }
+    // Streamed lines repeat usage and leave stop_reason null until the last one: keep the latest.
+    if (typeof message.stop_reason === 'string') this.assistant.stop_reason = message.stop_reason;
+    const usage = usageOf(message.usage);
+    if (usage) this.assistant.usage = usage;
+  }
+
+  /**
+   * Add blocks of a user line. Tool results may arrive between the lines of the
+   * assistant message they answer, so they wait beside it; anything else closes it.
+   */
+  userBlocks(id: string, timestamp: unknown, blocks: Block[], onlyResults: boolean): void {
+    if (blocks.length === 0) return;
+    if (!onlyResults && this.assistant) {
+      this.emitIfFull(this.assistant);
+      this.assistant = null;
+    }
+    if (!this.user) {
+      const m: CommonMessage = { type: 'message', id, role: 'user', content: [] };
+      if (typeof timestamp === 'string') m.timestamp = timestamp;
+      if (this.sidechain) m.sidechain = true;
+      this.user = m;
+    }
+    this.user.content.push(...blocks);
+  }
+
+  /** Emit what is open, assistant first (the user message always follows it). */
+  flush(): void {
+    if (this.assistant) this.emitIfFull(this.assistant);
+    if (this.user) this.emitIfFull(this.user);
+    this.assistant = null;
+    this.user = null;
+  }
+
+  private emitIfFull(m: CommonMessage): void {
+    if (m.content.length > 0) this.emit(m);
+  }
+}
+
+/** Converts one Claude Code session, line by line, into Common messages. */
+export class ClaudeToCommon {
+  /** The session's metadata so far. */
+  readonly facts: SessionFacts = {};
+  private readonly main: Merger;
+  private readonly side: Merger;
+  private readonly openCommands = new Map<string, string>();
+  private seenConversation = false;
+  private afterCompaction = false;
+
+  constructor(private readonly options: ToCommonOptions) {
+    const emit = (m: CommonMessage) => {
+      if (this.afterCompaction && !m.sidechain) {
+        m.after_compaction = true;
+        this.afterCompaction = false;
+      }
+      options.emit(m);
+    };
+    this.main = new Merger(emit, false);
+    this.side = new Merger(emit, true);
+  }
+
+  /** Take one parsed native line (`n` numbers lines that carry no uuid). */
+  push(line: any, n: number): void {
+    if (!line || typeof line !== 'object' || Array.isArray(line)) return;
+    switch (line.type) {
+      case 'user':
+      case 'assistant':
+        this.noteFacts(line);
+        if (!line.message || typeof line.message !== 'object') return;
+        return this.conversational(line, n);
+      case 'system':
+        if (line.subtype === 'compact_boundary' && line.isSidechain !== true) {
+          this.main.flush();
+          this.afterCompaction = true;
+          this.options.compacted?.();
+        } else if (line.subtype === 'local_command' && typeof line.content === 'string') {
+          this.conversational(line, n);
+        }
+        return;
+      case 'summary':
+        if (this.facts.summary === undefined && typeof line.summary === 'string') this.facts.summary = line.summary;
+        return;
+      case 'custom-title':
+        if (typeof line.customTitle === 'string') this.facts.customTitle = line.customTitle;
+        return;
+      case 'agent-name':
+        if (typeof line.agentName === 'string') this.facts.agentName = line.agentName;
+        return;
+    }
+  }
+
+  /** Emit whatever is still being merged (end of the session). */
+  finish(): void {
+    this.main.flush();
+    this.side.flush();
+  }
+
+  private noteFacts(line: any): void {
+    const f = this.facts;
+    const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+    if (line.type === 'user') {
+      f.sessionId ??= str(line.sessionId);
+      f.cwd ??= str(line.cwd);
+      f.gitBranch ??= str(line.gitBranch);
+      f.version ??= str(line.version);
+    } else {
+      const model = str(line.message?.model);
+      // `<synthetic>` marks messages the client made up (API errors), not a model.
+      if (model !== '<synthetic>') f.model ??= model;
+    }
+    f.agentId ??= str(line.agentId);
+    const ts = str(line.timestamp);
+    if (ts && (f.startedAt === undefined || Date.parse(ts) < Date.parse(f.startedAt))) f.startedAt = ts;
+  }
+
+  private conversational(line: any, n: number): void {
+    const sidechain = line.isSidechain === true;
+    if (!this.seenConversation) {
+      this.seenConversation = true;
+      // A file that opens on a sidechain line is a subagent's transcript: its sidechain is its main chain.
+      this.facts.subagent = sidechain;
+    }
+    let merger = this.main;
+    if (sidechain && !this.facts.subagent) {
+      if (!this.options.sidechains) return;
+      merger = this.side;
+    }
+    const uuid = typeof line.uuid === 'string' && line.uuid !== '' ? line.uuid : `line-${n}`;
+    if (line.type === 'assistant') {
+      const id = typeof line.message.id === 'string' && line.message.id !== '' ? line.message.id : uuid;
+      merger.assistantLine(id, line, blocksOf(line.message.content, 'assistant'));
+      return;
+    }
+    const content = line.type === 'system' ? line.content : line.message.content;
+    const body = envelopeBody(content);
+    const parts = body === null ? null : parseEnvelope(body);
+    if (parts) {
+      merger.userBlocks(uuid, line.timestamp, this.envelopeBlocks(parts, body as string, uuid, line.parentUuid), false);
+      return;
+    }
+    if (line.type === 'system') return;
+    const blocks = blocksOf(content, 'user');
+    merger.userBlocks(uuid, line.timestamp, blocks, blocks.every((b) => b.type === 'tool_result'));
+  }
+
+  /** The blocks of a body made entirely of envelope markup: a command, its output, or nothing (the caveat). */
+  private envelopeBlocks(parts: EnvelopePart[], body: string, uuid: string, parentUuid: unknown): Block[] {
+    const tag = (name: string) => {
+      const p = parts.find((x) => x.tag === name);
+      return p === undefined ? undefined : unescapeEnvelope(p.text);
+    };
+    if (parts.some((p) => (COMMAND_TAGS as readonly string[]).includes(p.tag))) {
+      const block = commandBlock(uuid, tag);
+      this.openCommands.delete(uuid);
+      this.openCommands.set(uuid, block.id);
+      if (this.openCommands.size > OPEN_COMMANDS_LIMIT) this.openCommands.delete(this.openCommands.keys().next().value as string);
+      return [block];
+    }
+    if (parts.some((p) => (OUTPUT_TAGS as readonly string[]).includes(p.tag))) {
+      let commandId: string | undefined;
+      if (typeof parentUuid === 'string' && this.openCommands.has(parentUuid)) {
+        commandId = this.openCommands.get(parentUuid);
+        this.openCommands.delete(parentUuid);
+      } else if (this.openCommands.size > 0) {
+        // The most recent command still waiting for its output.
+        const last = [...this.openCommands.keys()].pop() as string;
+        commandId = this.openCommands.get(last);
+        this.openCommands.delete(last);
+      }
+      // Output with no command to answer stays the text the file holds.
+      if (commandId === undefined) return [{ type: 'text', text: body }];
+      return [outputBlock(commandId, parts)];
+    }
+    return [];
+  }
+}
+
+/** The text of a body that could be envelope markup: a string, or a lone text block. */
+function envelopeBody(content: unknown): string | null {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content) && content.length === 1 && content[0]?.type === 'text' && typeof content[0].text === 'string') return content[0].text;
+  return null;
+}
+
+function commandBlock(uuid: string, tag: (name: string) => string | undefined): ToolUseBlock {
+  const bash = tag('bash-input');
+  const message = tag('command-message');
+  const args = tag('command-args');
+  const contents = tag('command-contents');
+  let name: string;
+  const input: Record<string, unknown> = {};
+  if (tag('command-name') === undefined && bash !== undefined) {
+    // A `!` shell escape: the command line is its argument.
+    name = '!';
+    input.args = bash;
+    return { type: 'tool_use', id: uuid, name, input, tool: commandView(name, bash) };
+  }
+  const raw = (tag('command-name') ?? message ?? '').trim();
+  name = raw.startsWith('/') ? raw : `/${raw}`;
+  const trimmedArgs = args?.trim();
+  if (trimmedArgs) input.args = trimmedArgs;
+  if (message !== undefined) input.message = message;
+  if (contents !== undefined) input.contents = contents;
+  return { type: 'tool_use', id: uuid, name, input, tool: commandView(name, trimmedArgs || undefined, message) };
+}
+
+function outputBlock(commandId: string, parts: EnvelopePart[]): ToolResultBlock {
+  const text = (tags: string[]) =>
+    parts
+      .filter((p) => tags.includes(p.tag))
+      .map((p) => stripAnsi(unescapeEnvelope(p.text)))
+      .join('\n');
+  const out = text(['local-command-stdout', 'bash-stdout']);
+  const err = text(['local-command-stderr', 'bash-stderr']);
+  const block: ToolResultBlock = { type: 'tool_result', tool_use_id: commandId, content: out && err ? `${out}\n${err}` : out || err };
+  if (err && !out) block.is_error = true;
+  return block;
+}
+
+function usageOf(v: unknown): Usage | undefined {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
+  return v as Usage;
+}
+
+/** The Common blocks of a native message content (a string or a block list). */
+export function blocksOf(content: unknown, role: 'user' | 'assistant'): Block[] {
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
+  if (!Array.isArray(content)) return [];
+  const blocks: Block[] = [];
+  for (const b of content) {
+    const block = blockOf(b, role);
+    if (block) blocks.push(block);
+  }
+  return blocks;
+}
+
+function blockOf(b: any, role: 'user' | 'assistant'): Block | null {
+  if (!b || typeof b !== 'object') return null;
+  switch (b.type) {
+    case 'text':
+      return typeof b.text === 'string' ? { type: 'text', text: b.text } : null;
+    case 'thinking':
+      if (typeof b.thinking !== 'string') return null;
+      return typeof b.signature === 'string' ? { type: 'thinking', thinking: b.thinking, signature: b.signature } : { type: 'thinking', thinking: b.thinking };
+    case 'redacted_thinking':
+      return typeof b.data === 'string' ? { type: 'redacted_thinking', data: b.data } : null;
+    case 'tool_use':
+      return toolUseOf(b);
+    case 'tool_result':
+      return role === 'user' ? toolResultOf(b) : null;
+    case 'image':
+      return imageOf(b);
+  }
+  // Block types Common does not model (server tool blocks, documents…) are left out.
+  return null;
+}
+
+function toolUseOf(b: any): Block | null {
+  if (typeof b.id !== 'string' || typeof b.name !== 'string') return null;
+  // The API requires an object; anything else is kept inside one.
+  const input: Record<string, unknown> = b.input && typeof b.input === 'object' && !Array.isArray(b.input) ? b.input : b.input === undefined ? {} : { input: b.input };
+  if (b.name === 'Artifact' && typeof input.file_path === 'string') return artifactOf(b.id, input.file_path, input.description);
+  const block: ToolUseBlock = { type: 'tool_use', id: b.id, name: b.name, input };
+  const tool = toolView(b.name, input);
+  if (tool) block.tool = tool;
+  return block;
+}
+
+function artifactOf(id: string, path: string, description: unknown): ArtifactBlock {
+  const name = path.split(/[\\/]/).filter(Boolean).pop() ?? path;
+  const block: ArtifactBlock = { type: 'artifact', id, name, source: { type: 'path', path } };
+  if (typeof description === 'string') block.description = description;
+  return block;
+}
+
+function toolResultOf(b: any): ToolResultBlock | null {
+  if (typeof b.tool_use_id !== 'string') return null;
+  let content: string | Block[];
+  if (typeof b.content === 'string') content = b.content;
+  else if (Array.isArray(b.content)) content = blocksOf(b.content, 'user').filter((x) => x.type === 'text' || x.type === 'image');
+  else content = b.content === undefined || b.content === null ? '' : JSON.stringify(b.content);
+  const block: ToolResultBlock = { type: 'tool_result', tool_use_id: b.tool_use_id, content };
+  if (b.is_error === true) block.is_error = true;
+  return block;
+}
+
+function imageOf(b: any): ImageBlock | null {
+  const s = b.source;
+  if (!s || typeof s !== 'object') return null;
+  if (s.type === 'url' && typeof s.url === 'string') return { type: 'image', source: { type: 'url', url: s.url } };
+  if (typeof s.data === 'string' && typeof s.media_type === 'string') return { type: 'image', source: { type: 'base64', media_type: s.media_type, data: s.data } };
+  return null;
+}
