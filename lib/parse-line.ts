@@ -42,8 +42,7 @@ function splitGlued(bytes: Buffer): { bytes: Buffer; value: object }[] | null {
 /** Turn one physical line into one record, or several for glued objects. */
 export function parsePhysicalLine(line: PhysicalLine, src: string | undefined, previous: Harness): ParsedRecord[] {
   const base = (harness: Harness, kind: RecordHeader['kind']): RecordHeader => {
-    const h: RecordHeader = { harness, n: line.n, kind };
-    if (src !== undefined) h.src = src;
+    const h: RecordHeader = src === undefined ? { harness, n: line.n, kind } : { harness, n: line.n, src, kind };
     if (line.bom) h.bom = true;
     if (line.crlf) h.crlf = true;
     if (!line.eol) h.eol = false;

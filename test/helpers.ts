@@ -1,0 +1,87 @@
+// What the tests share: where the repo, the bins, the fixtures and the corpus are,
+// and a way to run a bin as a user would.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root (compiled tests live in build/test/). */
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A path inside the repository. */
+export function repo(...parts: string[]): string {
+  return join(ROOT, ...parts);
+}
+
+/** The shared corpus folder beside the repository, or null when this checkout has none. */
+export function corpusDir(harness: 'claude-code' | 'codex'): string | null {
+  const dir = join(ROOT, '..', 'shared', 'corpus', harness);
+  return existsSync(dir) ? dir : null;
+}
+
+/** Every .jsonl file of a corpus (empty when the corpus is absent). */
+export function corpusFiles(harness: 'claude-code' | 'codex'): string[] {
+  const dir = corpusDir(harness);
+  if (!dir) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()
+    .map((f) => join(dir, f));
+}
+
+/** What a finished bin left behind. */
+export interface BinResult {
+  status: number | null;
+  stdout: Buffer;
+  stderr: string;
+}
+
+/** Run `build/bin/NAME.js` with arguments and optional stdin; collects everything. */
+export function runBin(name: string, args: string[], input?: Buffer | string, env?: NodeJS.ProcessEnv): Promise<BinResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [repo('build', 'bin', `${name}.js`), ...args], {
+      cwd: ROOT,
+      env: env ?? process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d: Buffer) => err.push(d));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') }));
+    child.stdin.on('error', () => {});
+    child.stdin.end(input ?? '');
+  });
+}
+
+/** Pipe bytes through a chain of bins, like a shell pipeline; returns the last stage's result and every stderr. */
+export async function pipeline(input: Buffer | string, stages: [string, string[]][]): Promise<BinResult & { stderrs: string[] }> {
+  let data: Buffer | string = input;
+  const stderrs: string[] = [];
+  let last: BinResult = { status: 0, stdout: Buffer.alloc(0), stderr: '' };
+  for (const [name, args] of stages) {
+    last = await runBin(name, args, data);
+    stderrs.push(last.stderr);
+    data = last.stdout;
+  }
+  return { ...last, stderrs };
+}
+
+/** Run a tool in this process with stdin delivered as the given chunks; collects stdout and stderr. */
+export async function runTool(tool: import('../lib/core/run.js').Tool, args: string[], chunks: (Buffer | string)[], env: NodeJS.ProcessEnv = {}): Promise<BinResult> {
+  const { run } = await import('../lib/core/run.js');
+  const { Readable, Writable } = await import('node:stream');
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  const sink = (into: Buffer[]) =>
+    new Writable({
+      write(chunk, _enc, cb) {
+        into.push(Buffer.from(chunk));
+        cb();
+      },
+    });
+  const stdin = Readable.from(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)), { objectMode: false });
+  const status = await run(tool, { argv: ['node', tool.name, ...args], env, stdin, stdout: sink(out), stderr: sink(err), cwd: () => ROOT } as any);
+  return { status, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') };
+}

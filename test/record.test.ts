@@ -1,0 +1,45 @@
+import t from 'tap';
+import { decodeRecord, encodeRecord, nativeBytes, lineEnd, type RecordHeader } from '../lib/record.js';
+
+const header: RecordHeader = { harness: 'claude-code', n: 3, src: 'a "b".jsonl', kind: 'prompt' };
+
+t.test('an encoded record decodes to the same header and the very same line bytes', async (t) => {
+  const line = Buffer.from(' {"type":"user","x":"\\u00e9 é","n":1.50}  ');
+  const rec = Buffer.concat(encodeRecord(header, line));
+  t.equal(rec.subarray(-2).toString(), '}\n');
+  const view = decodeRecord(rec.subarray(0, -1))!;
+  t.same(view.header, header);
+  t.same(view.lineBytes, line, 'spacing, escapes and number spelling survive');
+  t.same(view.value(), { type: 'user', x: 'é é', n: 1.5 });
+});
+
+t.test('a record whose line is no longer the last key falls back to re-serialising it', async (t) => {
+  const rec = Buffer.from('{"harness":"claude-code","n":1,"kind":"other","line":{"a":{}},"added":{}}');
+  const view = decodeRecord(rec)!;
+  t.same(view.lineBytes?.toString(), '{"a":{}}');
+  t.same((view.header as any).added, {});
+});
+
+t.test('a pretty-printed record still decodes', async (t) => {
+  const rec = Buffer.from(JSON.stringify({ harness: 'claude-code', n: 1, kind: 'meta', line: { type: 'mode' } }, null, 1).replace(/\n/g, ' '));
+  const view = decodeRecord(rec)!;
+  t.same(view.value(), { type: 'mode' });
+});
+
+t.test('invalid records carry raw text or bytes instead of a line', async (t) => {
+  const text = decodeRecord(Buffer.concat(encodeRecord({ harness: 'claude-code', n: 1, kind: 'invalid', raw: '{"a":', error: 'x' }, null)).subarray(0, -1))!;
+  t.equal(text.lineBytes, null);
+  t.same(nativeBytes(text), Buffer.from('{"a":'));
+  const bin = decodeRecord(Buffer.from(JSON.stringify({ harness: 'claude-code', n: 1, kind: 'invalid', raw_base64: Buffer.from([0xff, 0x00]).toString('base64') })))!;
+  t.same(nativeBytes(bin), Buffer.from([0xff, 0x00]));
+});
+
+t.test('things that are not records decode to null', async (t) => {
+  for (const text of ['{"type":"user"}', '[1]', 'nope', '{"harness":"x","kind":"y"}']) t.equal(decodeRecord(Buffer.from(text)), null, text);
+});
+
+t.test('line ends: LF by default, CR LF, none', async (t) => {
+  t.equal(lineEnd(header), '\n');
+  t.equal(lineEnd({ ...header, crlf: true }), '\r\n');
+  t.equal(lineEnd({ ...header, eol: false }), '');
+});
