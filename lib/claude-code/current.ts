@@ -1,0 +1,42 @@
+// Which file is the current session: the most recently modified `*.jsonl` directly
+// under the project directory of the working directory. Sessions modified within a
+// window of it are returned too, newest first, so a person can choose.
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { FoundSession } from './discover.js';
+import { projectDirsOf } from './slug.js';
+
+/** The default window, in minutes, within which another session makes the choice ambiguous. */
+export const DEFAULT_WINDOW_MINUTES = 5;
+
+/** Every session file directly under the project directories of `cwd`, newest first. */
+export function projectSessions(root: string, cwd: string): FoundSession[] {
+  const found: FoundSession[] = [];
+  for (const dir of projectDirsOf(root, cwd)) {
+    const full = path.join(root, dir);
+    let names: string[];
+    try {
+      names = readdirSync(full);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (!name.endsWith('.jsonl')) continue;
+      try {
+        const stat = statSync(path.join(full, name));
+        if (stat.isFile()) found.push({ path: path.join(full, name), project: dir, stat });
+      } catch {
+        // A dangling link is not a session.
+      }
+    }
+  }
+  return found.sort((a, b) => b.stat.mtimeMs - a.stat.mtimeMs || a.path.localeCompare(b.path));
+}
+
+/** The newest session of `cwd` and every other modified within `windowMinutes` of it, newest first. */
+export function currentSessions(root: string, cwd: string, windowMinutes = DEFAULT_WINDOW_MINUTES): FoundSession[] {
+  const all = projectSessions(root, cwd);
+  if (all.length === 0) return [];
+  const newest = all[0].stat.mtimeMs;
+  return all.filter((s) => newest - s.stat.mtimeMs <= windowMinutes * 60_000);
+}

@@ -1,0 +1,290 @@
+// tx-ls: a Claude Code session store in, one object per session out. Also the
+// current session of a directory, a session's subagents, and the plugin registry.
+import { statSync, type Stats } from 'node:fs';
+import path from 'node:path';
+import { currentSessions, DEFAULT_WINDOW_MINUTES } from '../claude-code/current.js';
+import { describeError, discoverSessions, type FoundSession } from '../claude-code/discover.js';
+import { readPluginRegistry } from '../claude-code/plugins.js';
+import { countLines, DEFAULT_TAIL_BYTES, firstPrompt, ReadCounter, scanSession } from '../claude-code/session-scan.js';
+import { configDir, pluginRegistryPath, projectsRoot } from '../claude-code/store.js';
+import { countSubagents, subagentsOf } from '../claude-code/subagents.js';
+import { BrokenPipe } from '../core/output.js';
+import { ToolError, UsageError, type Context, type Tool } from '../core/run.js';
+
+const HELP = `usage: tx-ls [--root DIR] [--sort mtime|path] [--lines] [--deep] [DIR|FILE...]
+       tx-ls --current [--cwd DIR] [--window MIN]
+       tx-ls --subagents [SESSION]
+       tx-ls --plugins [--config DIR]
+
+List the sessions of a Claude Code store, one JSON object per session:
+  path id project cwd git_branch version model title ai_title
+  started_at modified_at bytes subagents [lines] [first_prompt]
+The store is $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects.
+
+  --root DIR        the sessions root to walk (default: the store's projects/)
+  --config DIR      the config dir (default: $CLAUDE_CONFIG_DIR, else ~/.claude)
+  --sort KEY        mtime (newest first) or path; waits for the whole walk
+  --lines           add a line count (reads each file whole)
+  --deep            read files whole, so a title anywhere counts
+  --tail-bytes N    bytes read backwards for titles (default ${DEFAULT_TAIL_BYTES})
+  --current         the newest session of the working directory, and any
+                    other modified within --window minutes of it
+  --cwd DIR         the working directory for --current (default: .)
+  --window MIN      minutes (default ${DEFAULT_WINDOW_MINUTES})
+  --subagents       a session's subagents (SESSION: a file path or a session
+                    id; default: the current session)
+  --plugins         the installed plugin registry
+  --strict          exit 1 if any file could not be read
+  -h, --help        this text        --version   the version
+See tx-ls(1).`;
+
+/** One session as tx-ls prints it. */
+export interface SessionEntry {
+  path: string;
+  id: string;
+  project: string;
+  cwd: string | null;
+  git_branch: string | null;
+  version: string | null;
+  model: string | null;
+  title: string | null;
+  ai_title: string | null;
+  started_at: string | null;
+  modified_at: string;
+  bytes: number;
+  subagents: number;
+  lines?: number;
+  first_prompt?: string | null;
+}
+
+interface ListOptions {
+  lines: boolean;
+  deep: boolean;
+  tailBytes: number;
+  counter: ReadCounter;
+}
+
+/** The listing entry of one found session file; null (after a warning) when it cannot be read. */
+export function sessionEntry(ctx: Context, found: FoundSession, opts: ListOptions): SessionEntry | null {
+  try {
+    const fields = scanSession(found.path, found.stat.size, { deep: opts.deep, tailBytes: opts.tailBytes, counter: opts.counter });
+    const entry: SessionEntry = {
+      path: found.path,
+      id: fields.id,
+      project: found.project,
+      cwd: fields.cwd,
+      git_branch: fields.git_branch,
+      version: fields.version,
+      model: fields.model,
+      title: fields.title,
+      ai_title: fields.ai_title,
+      started_at: fields.started_at,
+      modified_at: found.stat.mtime.toISOString(),
+      bytes: found.stat.size,
+      subagents: countSubagents(found.path),
+    };
+    if (opts.lines) entry.lines = countLines(found.path, found.stat.size, opts.counter);
+    return entry;
+  } catch (err) {
+    ctx.warn({ src: found.path }, `cannot read: ${describeError(err)}`);
+    return null;
+  }
+}
+
+/** Progress on stderr for a scan that takes longer than a second, when stderr is a terminal. */
+class Progress {
+  private readonly started = Date.now();
+  private last = 0;
+  private shown = false;
+  constructor(
+    private readonly ctx: Context,
+    private readonly counter: ReadCounter,
+  ) {}
+
+  tick(sessions: number): void {
+    if (!this.ctx.proc.stderr.isTTY) return;
+    const now = Date.now();
+    if (now - this.started < 1000 || now - this.last < 200) return;
+    this.last = now;
+    this.shown = true;
+    this.ctx.proc.stderr.write(`\r${this.ctx.name}: ${sessions} sessions, ${(this.counter.bytes / 1e6).toFixed(1)} MB read\x1b[K`);
+  }
+
+  done(): void {
+    if (this.shown) this.ctx.proc.stderr.write('\r\x1b[K');
+  }
+}
+
+function numberOption(ctx: Context, name: string, fallback: number): number {
+  const raw = ctx.args[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`--${name} wants a number, not ${JSON.stringify(String(raw))}`);
+  return n;
+}
+
+function stringOption(ctx: Context, name: string): string | undefined {
+  const raw = ctx.args[name];
+  if (raw === undefined) return undefined;
+  const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} wants a value`);
+  return value;
+}
+
+/** The sessions root: --root, else <--config>/projects, else the environment's store. */
+export function rootOf(ctx: Context): string {
+  const root = stringOption(ctx, 'root');
+  if (root !== undefined) return root;
+  const config = stringOption(ctx, 'config');
+  if (config !== undefined) return path.join(config, 'projects');
+  const found = projectsRoot(ctx.proc.env);
+  if (found === null) throw new ToolError('no store: neither CLAUDE_CONFIG_DIR nor HOME is set (use --root DIR)');
+  return found;
+}
+
+function configOf(ctx: Context): string {
+  const config = stringOption(ctx, 'config');
+  if (config !== undefined) return config;
+  const found = configDir(ctx.proc.env);
+  if (found === null) throw new ToolError('no config dir: neither CLAUDE_CONFIG_DIR nor HOME is set (use --config DIR)');
+  return found;
+}
+
+/** The working directory for --current: --cwd resolved against the process's, else the process's. */
+export function cwdOf(ctx: Context): string {
+  const dir = stringOption(ctx, 'cwd');
+  return dir === undefined ? ctx.proc.cwd() : path.resolve(ctx.proc.cwd(), dir);
+}
+
+async function listSessions(ctx: Context, opts: ListOptions): Promise<void> {
+  const roots = ctx.files.length > 0 ? ctx.files : [rootOf(ctx)];
+  const sort = stringOption(ctx, 'sort');
+  if (sort !== undefined && sort !== 'mtime' && sort !== 'path') throw new UsageError(`--sort is mtime or path, not ${JSON.stringify(sort)}`);
+  const progress = new Progress(ctx, opts.counter);
+  const kept: SessionEntry[] = [];
+  let count = 0;
+  for (const root of roots) {
+    if (ctx.files.length > 0) {
+      try {
+        statSync(root);
+      } catch (err) {
+        ctx.warn({ src: root }, `cannot read: ${describeError(err)}`);
+        continue;
+      }
+    }
+    for (const found of discoverSessions(root, (p) => ctx.warn({ src: p.path }, p.message))) {
+      const entry = sessionEntry(ctx, found, opts);
+      progress.tick(++count);
+      if (entry === null) continue;
+      // Sorting needs the whole walk; otherwise each session goes out as it is found.
+      if (sort !== undefined) kept.push(entry);
+      else await ctx.out.writeJson(entry);
+    }
+  }
+  progress.done();
+  if (sort === 'mtime') kept.sort((a, b) => b.modified_at.localeCompare(a.modified_at) || a.path.localeCompare(b.path));
+  if (sort === 'path') kept.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const entry of kept) await ctx.out.writeJson(entry);
+}
+
+async function listCurrent(ctx: Context, opts: ListOptions): Promise<void> {
+  const root = rootOf(ctx);
+  const cwd = cwdOf(ctx);
+  const window = numberOption(ctx, 'window', DEFAULT_WINDOW_MINUTES);
+  const sessions = currentSessions(root, cwd, window);
+  if (sessions.length === 0) throw new ToolError(`no session of ${cwd} under ${root}`);
+  if (sessions.length > 1) ctx.note(`${sessions.length} sessions were modified within ${window} minutes of each other, newest first; compare their first prompts`);
+  for (const found of sessions) {
+    const entry = sessionEntry(ctx, found, opts);
+    if (entry === null) continue;
+    entry.first_prompt = firstPrompt(found.path, found.stat.size, 300, opts.counter);
+    await ctx.out.writeJson(entry);
+  }
+}
+
+/** The session file SESSION names: a path, or a session id (file name) in the store. */
+export function resolveSession(ctx: Context, name: string | undefined): string {
+  if (name === undefined) {
+    const root = rootOf(ctx);
+    const cwd = cwdOf(ctx);
+    const current = currentSessions(root, cwd, 0);
+    if (current.length === 0) throw new ToolError(`no session of ${cwd} under ${root} (name one: tx-ls --subagents SESSION)`);
+    return current[0].path;
+  }
+  if (name.includes('/') || name.endsWith('.jsonl')) {
+    let stat: Stats;
+    try {
+      stat = statSync(name);
+    } catch (err) {
+      throw new ToolError(`${name}: cannot read: ${describeError(err)}`);
+    }
+    if (!stat.isFile()) throw new ToolError(`${name}: not a session file`);
+    return name;
+  }
+  const root = rootOf(ctx);
+  const exact: string[] = [];
+  const prefixed: string[] = [];
+  for (const found of discoverSessions(root, () => {})) {
+    const stem = path.basename(found.path, '.jsonl');
+    if (stem === name) exact.push(found.path);
+    else if (stem.startsWith(name)) prefixed.push(found.path);
+  }
+  const matches = exact.length > 0 ? exact : prefixed;
+  if (matches.length === 0) throw new ToolError(`no session ${name} under ${root}`);
+  if (matches.length > 1) throw new ToolError(`${name} names ${matches.length} sessions: ${matches.join(', ')}`);
+  return matches[0];
+}
+
+async function listSubagents(ctx: Context, counter: ReadCounter): Promise<void> {
+  if (ctx.files.length > 1) throw new UsageError('--subagents takes one SESSION');
+  const file = resolveSession(ctx, ctx.files[0]);
+  for (const entry of subagentsOf(file, counter)) await ctx.out.writeJson(entry);
+}
+
+async function listPlugins(ctx: Context): Promise<void> {
+  const file = pluginRegistryPath(configOf(ctx));
+  try {
+    statSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw new ToolError(`${file}: cannot read: ${describeError(err)}`);
+  }
+  try {
+    await readPluginRegistry(file, (p) => ctx.out.writeJson(p));
+  } catch (err) {
+    if (err instanceof BrokenPipe) throw err;
+    throw new ToolError(`${file}: not a plugin registry: ${(err as Error).message}`);
+  }
+}
+
+async function main(ctx: Context): Promise<void> {
+  const modes = ['current', 'subagents', 'plugins'].filter((m) => ctx.args[m]);
+  if (modes.length > 1) throw new UsageError(`--${modes[0]} and --${modes[1]} do not go together`);
+  const opts: ListOptions = {
+    lines: ctx.args.lines === true,
+    deep: ctx.args.deep === true,
+    tailBytes: numberOption(ctx, 'tail-bytes', DEFAULT_TAIL_BYTES),
+    counter: new ReadCounter(),
+  };
+  if (ctx.args.current) {
+    if (ctx.files.length > 0) throw new UsageError('--current takes no arguments (use --cwd DIR)');
+    return listCurrent(ctx, opts);
+  }
+  if (ctx.args.subagents) return listSubagents(ctx, opts.counter);
+  if (ctx.args.plugins) {
+    if (ctx.files.length > 0) throw new UsageError('--plugins takes no arguments (use --config DIR)');
+    return listPlugins(ctx);
+  }
+  return listSessions(ctx, opts);
+}
+
+/** The tx-ls tool. */
+export const lsTool: Tool = {
+  name: 'tx-ls',
+  help: HELP,
+  options: {
+    string: ['root', 'config', 'sort', 'tail-bytes', 'cwd', 'window'],
+    boolean: ['lines', 'deep', 'current', 'subagents', 'plugins'],
+  },
+  main,
+};
