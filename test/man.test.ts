@@ -1,0 +1,72 @@
+// Man pages are part of the product: each executable has one, listed in package.json,
+// that renders without a groff warning, names every flag of --help, and whose
+// `$ ` examples run.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { repo } from './helpers.js';
+
+const pkg = JSON.parse(readFileSync(repo('package.json'), 'utf8'));
+const bins = Object.keys(pkg.bin) as string[];
+const pages = (pkg.man as string[]).map((m) => repo(m));
+
+/** The `$ ` command lines of a page's .EX blocks, with roff escapes undone. */
+function examples(roff: string): string[] {
+  const out: string[] = [];
+  let inExample = false;
+  for (const line of roff.split('\n')) {
+    if (line.startsWith('.EX')) inExample = true;
+    else if (line.startsWith('.EE')) inExample = false;
+    else if (inExample && line.startsWith('$ ')) {
+      out.push(
+        line
+          .slice(2)
+          .replace(/\\-/g, '-')
+          .replace(/\\\(aq/g, "'")
+          .replace(/\\\(dq/g, '"')
+          .replace(/\\&/g, '')
+          .replace(/\\e/g, '\\'),
+      );
+    }
+  }
+  return out;
+}
+
+t.test('every bin has a man page in package.json "man", and every listed page exists', async (t) => {
+  for (const bin of bins) t.ok((pkg.man as string[]).includes(`./man/${bin}.1`), `${bin} is listed`);
+  for (const page of pages) t.ok(existsSync(page), `${page} exists`);
+});
+
+const shims = mkdtempSync(join(tmpdir(), 'tx-man-bin-'));
+t.teardown(() => rmSync(shims, { recursive: true, force: true }));
+for (const bin of bins) symlinkSync(repo(pkg.bin[bin]), join(shims, bin));
+const home = mkdtempSync(join(tmpdir(), 'tx-man-home-'));
+t.teardown(() => rmSync(home, { recursive: true, force: true }));
+
+for (const bin of bins) {
+  const page = repo('man', `${bin}.1`);
+  t.test(`${bin}(1)`, async (t) => {
+    if (!existsSync(page)) {
+      t.fail(`${page} is missing`);
+      return;
+    }
+    const roff = readFileSync(page, 'utf8');
+    const groff = spawnSync('groff', ['-man', '-ww', '-z', page], { encoding: 'utf8' });
+    t.equal(groff.stderr, '', 'groff -man -ww -z prints no warning');
+    const help = execFileSync(process.execPath, [repo(pkg.bin[bin]), '--help'], { encoding: 'utf8' });
+    const flags = [...new Set(help.match(/--[a-z][a-z0-9-]*/g) ?? [])];
+    for (const flag of flags) t.ok(roff.includes(flag.replace(/-/g, '\\-')), `documents ${flag}`);
+    const commands = examples(roff);
+    t.ok(commands.length > 0, 'has examples');
+    for (const command of commands) {
+      const r = spawnSync('bash', ['-o', 'pipefail', '-c', command], {
+        cwd: repo(),
+        encoding: 'utf8',
+        env: { PATH: `${shims}:${process.env.PATH}`, HOME: home },
+      });
+      t.equal(r.status, 0, `example runs: ${command}${r.status ? `\n${r.stderr}` : ''}`);
+    }
+  });
+}
