@@ -71,3 +71,26 @@ export function listFiles(dir: string): string[] {
   return out;
 }
 
+
+/**
+ * The census of a folder as tokens: `type:T`, `attachment:T`, `subtype:T`,
+ * `block:T` (with `block:tool_result>T` for blocks inside a tool result), and
+ * `file:P` for every prefix-free piece P of each file's path (a folder name with
+ * its slash, or an extension such as `.meta.json`).
+ */
+export function censusTokens(dir: string): Set<string> {
+  const c = census(dir);
+  const tokens = new Set<string>();
+  for (const t of c.types) tokens.add(`type:${t}`);
+  for (const t of c.attachments) tokens.add(`attachment:${t}`);
+  for (const t of c.subtypes) tokens.add(`subtype:${t}`);
+  for (const t of c.blocks) tokens.add(`block:${t}`);
+  for (const f of listFiles(dir)) {
+    const rel = path.relative(dir, f).split(path.sep);
+    for (const part of rel.slice(0, -1)) tokens.add(`file:${part}/`);
+    const name = rel.at(-1)!;
+    const dot = name.indexOf('.');
+    if (dot > 0) tokens.add(`file:${name.slice(dot)}`);
+  }
+  return tokens;
+}

@@ -4,7 +4,7 @@
  * (so paths in the files are stable), then copies the session tree it wrote
  * (the config dir's projects/) into fixtures/recorded/<scenario>/projects/.
  *
- *   node build/test/harness/record.js [SCENARIO…]     (npm run record)
+ *   node build/test/harness/record.js [--out DIR] [SCENARIO…]     (npm run record)
  */
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,7 +12,7 @@ import { deflateSync } from 'node:zlib';
 import { CLI_VERSION, claudeBinary, repoRoot, runClaude, type RunClaudeResult } from './claude-cli.js';
 import { startMockApi, lastUserText, systemText, type MockApi, type MockScript } from './mock-api.js';
 import { runInteractive } from './interactive.js';
-import { census, jsonlFiles, listFiles } from './fixtures.js';
+import { census, censusTokens, jsonlFiles, listFiles } from './fixtures.js';
 
 /** Where one scenario runs: fixed paths, wiped before each recording. */
 export interface ScenarioDirs {
@@ -27,6 +27,8 @@ export interface Scenario {
   name: string;
   /** What the fixture shows, for the README. */
   shows: string;
+  /** Census tokens (see `censusTokens`) the recorded files must show, checked after recording and by tests. */
+  expects: string[];
   setup?: (dirs: ScenarioDirs) => void;
   script: MockScript;
   /** Runs, in order, against one mock. */
@@ -132,6 +134,7 @@ const thinking = (t: string, sig: string) => ({ type: 'thinking' as const, think
 export const scenarios: Scenario[] = [
   {
     name: 'plain',
+    expects: ['type:user', 'type:assistant', 'block:thinking', 'block:text', 'type:mode'],
     shows: 'two prompts in -p mode (thinking with signature, text), then the session continued with --resume',
     script: {
       main: [
@@ -146,6 +149,7 @@ export const scenarios: Scenario[] = [
   },
   {
     name: 'tools',
+    expects: ['block:tool_use', 'block:tool_result', 'type:tools-used'],
     shows: 'Bash that succeeds, Bash that fails, Write, Read, Edit (allowed in settings.json), two tool calls in one turn',
     setup: (dirs) => allowTools(dirs),
     script: {
@@ -170,6 +174,7 @@ export const scenarios: Scenario[] = [
   },
   {
     name: 'image',
+    expects: ['block:tool_result>image'],
     shows: 'Read of a small PNG: a tool_result holding an image block',
     setup: (dirs) => {
       allowTools(dirs);
@@ -187,6 +192,7 @@ export const scenarios: Scenario[] = [
   },
   {
     name: 'subagent',
+    expects: ['file:subagents/', 'file:.meta.json'],
     shows: 'an Agent (general-purpose) subagent that runs Bash: subagents/agent-*.jsonl and .meta.json',
     setup: (dirs) => allowTools(dirs),
     script: {
@@ -214,6 +220,7 @@ export const scenarios: Scenario[] = [
   },
   {
     name: 'skill',
+    expects: ['attachment:command_permissions'],
     shows: 'a project skill (.claude/skills/haiku/SKILL.md) invoked through the Skill tool',
     setup: (dirs) => {
       allowTools(dirs);
@@ -234,6 +241,7 @@ export const scenarios: Scenario[] = [
   },
   {
     name: 'hooks',
+    expects: ['attachment:hook_success', 'attachment:hook_non_blocking_error', 'attachment:hook_system_message', 'attachment:hook_additional_context', 'subtype:stop_hook_summary'],
     shows: 'hooks that succeed (UserPromptSubmit context, PostToolUse systemMessage, Stop), one that fails, one PreToolUse that blocks a Bash call',
     setup: (dirs) =>
       allowTools(dirs, {
@@ -276,6 +284,7 @@ export const scenarios: Scenario[] = [
   },
   {
     name: 'commands',
+    expects: ['subtype:compact_boundary'],
     shows: 'a custom slash command (.claude/commands/greet.md) with arguments, then /compact on --resume',
     setup: (dirs) => {
       allowTools(dirs);
@@ -296,6 +305,7 @@ export const scenarios: Scenario[] = [
   },
   {
     name: 'bigresult',
+    expects: ['file:tool-results/'],
     shows: 'a Bash tool result of about 3 MB: stored as a `<persisted-output>` preview plus `tool-results/<id>.txt`',
     setup: (dirs) => allowTools(dirs),
     script: {
@@ -317,6 +327,7 @@ export const scenarios: Scenario[] = [
   },
   {
     name: 'queued',
+    expects: ['attachment:queued_command', 'type:queue-operation', 'subtype:turn_duration'],
     shows:
       'the interactive UI (tmux): a prompt typed while a slow reply streams is queued, then sent as its own turn; another typed while a Bash tool runs',
     setup: (dirs) => allowTools(dirs),
@@ -395,6 +406,14 @@ export async function recordScenario(sc: Scenario, outRoot: string): Promise<voi
   rmSync(dest, { recursive: true, force: true });
   mkdirSync(dest, { recursive: true });
   cpSync(projects, path.join(dest, 'projects'), { recursive: true });
+  const missing = missingExpectations(sc, dest);
+  if (missing.length) throw new Error(`recorded, but the files do not show ${missing.join(', ')}`);
+}
+
+/** The expectations of a scenario its recorded folder does not meet. */
+export function missingExpectations(sc: Scenario, dir: string): string[] {
+  const have = censusTokens(dir);
+  return sc.expects.filter((e) => !have.has(e));
 }
 
 const list = (s: Set<string>) => [...s].sort().join(', ') || '—';
@@ -469,8 +488,13 @@ function readme(outRoot: string): string {
   ].join('\n');
 }
 
-async function main(argv: string[]): Promise<number> {
-  const outRoot = path.join(repoRoot(), 'fixtures', 'recorded');
+async function main(args: string[]): Promise<number> {
+  let outRoot = path.join(repoRoot(), 'fixtures', 'recorded');
+  const argv: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--out' && args[i + 1]) outRoot = path.resolve(args[++i]!);
+    else argv.push(args[i]!);
+  }
   const wanted = argv.length ? argv : scenarios.map((s) => s.name);
   const unknown = wanted.filter((w) => !scenarios.some((s) => s.name === w));
   if (unknown.length) {
