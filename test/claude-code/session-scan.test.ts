@@ -1,0 +1,109 @@
+// The shallow scan: what it reads from a line, how little of a file it reads, and
+// that it agrees with a full parse however the lines fall across its read chunks.
+import { statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import t from 'tap';
+import { countLines, firstPrompt, ReadCounter, scanSession } from '../../lib/claude-code/session-scan.js';
+import { assistantLine, fullFields, line, userLine } from './store-helpers.js';
+
+const ID = '22222222-2222-4222-8222-222222222222';
+
+function scan(file: string, opts = {}) {
+  return scanSession(file, statSync(file).size, opts);
+}
+
+function write(dir: string, name: string, text: string): string {
+  const file = path.join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+t.test('envelope fields are found wherever they sit in the line (key order changed around 2.1.15x)', async (t) => {
+  const dir = t.testdir({});
+  const late = JSON.stringify({ type: 'user', message: { role: 'user', content: 'hi' }, uuid: 'u', timestamp: '2026-03-01T00:00:00.000Z', cwd: '/late', sessionId: ID, version: '2.1.200', gitBranch: 'dev' }) + '\n';
+  const f = write(dir, 'a.jsonl', late + assistantLine(ID, 'claude-x'));
+  const s = scan(f);
+  t.same([s.id, s.cwd, s.version, s.git_branch, s.started_at, s.model], [ID, '/late', '2.1.200', 'dev', '2026-03-01T00:00:00.000Z', 'claude-x']);
+});
+
+t.test('the model skips <synthetic> and is only read from assistant lines', async (t) => {
+  const dir = t.testdir({});
+  const f = write(dir, 'a.jsonl', line({ type: 'user', sessionId: ID, message: { role: 'user', model: 'not-me', content: 'x' } }) + assistantLine(ID, '<synthetic>') + assistantLine(ID, 'claude-real'));
+  t.equal(scan(f).model, 'claude-real');
+});
+
+t.test('CRLF line ends, a BOM, a broken line and two glued objects are read as tx-parse reads them', async (t) => {
+  const dir = t.testdir({});
+  const text = '\ufeff' + line({ type: 'summary', summary: 'S1', leafUuid: 'x' }).replace('\n', '\r\n') + '{"type":"user","cwd":"/broken",\n' + userLine(ID, 'hi').trimEnd() + line({ type: 'custom-title', customTitle: 'glued title', sessionId: ID }) + assistantLine(ID, 'm');
+  const f = write(dir, 'a.jsonl', text);
+  const want = await fullFields(f);
+  const got = scan(f);
+  t.same({ ...got, lines: want.lines }, want);
+  t.equal(got.cwd, '/w', 'the broken line is not read');
+  t.equal(got.title, 'glued title', 'the second of two glued objects counts');
+});
+
+t.test('a large file is read only at its head and tail', async (t) => {
+  const dir = t.testdir({});
+  const big = userLine(ID, 'start') + assistantLine(ID, 'm') + userLine(ID, 'y'.repeat(4 << 20)) + line({ type: 'custom-title', customTitle: 'T', sessionId: ID });
+  const f = write(dir, 'big.jsonl', big);
+  const counter = new ReadCounter();
+  const s = scan(f, { counter });
+  t.equal(s.title, 'T');
+  t.ok(counter.bytes <= 128 * 1024, `read ${counter.bytes} of ${big.length} bytes`);
+  const deep = new ReadCounter();
+  scan(f, { counter: deep, deep: true });
+  t.equal(deep.bytes, big.length, '--deep reads it all');
+});
+
+t.test('whatever the line sizes, the scan agrees with a full parse on fields found in the head and titles in the tail', async (t) => {
+  const dir = t.testdir({});
+  let seed = 7;
+  const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+  for (let k = 0; k < 40; k++) {
+    let text = '';
+    const lines = 2 + rand(30);
+    for (let i = 0; i < lines; i++) {
+      const pad = 'é😀"\\'.repeat(rand(3) === 0 ? rand(20000) : rand(50));
+      const r = rand(6);
+      if (r === 0) text += line({ type: 'summary', summary: `sum ${i} ${pad.slice(0, 10)}`, leafUuid: 'x' });
+      else if (r === 1) text += assistantLine(rand(2) ? ID : '', `model-${i}`, { cwd: `/c${i}`, pad });
+      else if (r === 2) text += line({ type: 'agent-name', agentName: `agent ${i}`, sessionId: ID });
+      else if (r === 3 && rand(3) === 0) text += line({ type: 'custom-title', customTitle: `custom ${i}`, sessionId: ID });
+      else text += userLine(rand(3) ? ID : '', `p ${pad}`, { gitBranch: `b${i}`, version: `v${i}` });
+    }
+    const f = write(dir, `r${k}.jsonl`, text);
+    const want = await fullFields(f);
+    const deep = scan(f, { deep: true });
+    t.same({ ...deep, lines: want.lines }, want, `file ${k} (${text.length} bytes) --deep`);
+    const small = scan(f, { tailBytes: 4096 });
+    t.same([small.id, small.cwd, small.git_branch, small.version, small.model, small.started_at], [want.id, want.cwd, want.git_branch, want.version, want.model, want.started_at], `file ${k} with a 4 KiB tail: head fields`);
+  }
+});
+
+t.test('countLines counts as tx-parse numbers lines: a last line without newline counts, an empty file has none', async (t) => {
+  const dir = t.testdir({});
+  for (const [text, n] of [
+    ['', 0],
+    ['a', 1],
+    ['a\n', 1],
+    ['a\n\nb', 3],
+    ['\n', 1],
+  ] as const) {
+    const f = write(dir, `c${n}${text.length}.jsonl`, text);
+    t.equal(countLines(f, statSync(f).size), n, JSON.stringify(text));
+  }
+});
+
+t.test('firstPrompt skips command envelopes, injected text, tool results and sidechain turns', async (t) => {
+  const dir = t.testdir({});
+  const text =
+    userLine(ID, '<command-name>/clear</command-name>') +
+    userLine(ID, '<system-reminder>x</system-reminder>') +
+    line({ type: 'user', sessionId: ID, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'r' }] } }) +
+    userLine(ID, 'from the parent agent', { isSidechain: true }) +
+    userLine(ID, 'the real one '.repeat(40));
+  const f = write(dir, 'p.jsonl', text);
+  const p = firstPrompt(f, Buffer.byteLength(text), 20);
+  t.equal(p, 'the real one the rea…');
+});
