@@ -44,6 +44,7 @@ export interface ScanOptions {
 /** The default tail window, the size of the head and tail reads the CLI's own session list uses. */
 export const DEFAULT_TAIL_BYTES = 64 * 1024;
 const CHUNK = 16 * 1024;
+const MAX_CHUNK = 1024 * 1024;
 const LF = 0x0a;
 const CR = 0x0d;
 const OPEN_BRACE = 0x7b;
@@ -124,6 +125,8 @@ export function stringAt(buf: Buffer, range: [number, number] | undefined): stri
 
 const LINE_KEYS = new Set(['type', 'sessionId', 'cwd', 'gitBranch', 'version', 'timestamp', 'message', 'customTitle', 'agentName', 'aiTitle', 'summary']);
 const MESSAGE_KEYS = new Set(['model']);
+// A title line holds one of these; a line without any cannot be one.
+const TITLE_HINTS = ['title', 'agent-name', 'summary'].map((s) => Buffer.from(s));
 const TITLE_KEY: Record<string, string> = { 'custom-title': 'customTitle', 'agent-name': 'agentName', 'ai-title': 'aiTitle', summary: 'summary' };
 
 /** An open session file read in chunks, counting what it reads. */
@@ -161,8 +164,11 @@ function* forwardLines(reader: ChunkReader, from = 0): Generator<{ bytes: Buffer
   let pending: Buffer[] = [];
   let pendingLength = 0;
   let lineStart = from;
+  // Start small (the envelope is usually in the first lines), grow for long reads.
+  let size = CHUNK;
   for (;;) {
-    const chunk = reader.read(pos, CHUNK);
+    const chunk = reader.read(pos, size);
+    if (size < MAX_CHUNK) size *= 2;
     if (chunk.length === 0) break;
     let start = 0;
     for (;;) {
@@ -236,8 +242,11 @@ export function scanSession(file: string, size: number, options: ScanOptions = {
   const reader = new ChunkReader(file, size, options.counter);
   try {
     let headEnd = 0;
+    let headKnown = false;
     for (const line of forwardLines(reader)) {
       headEnd = line.end;
+      // Once the envelope is known only title lines matter: skip the rest unscanned.
+      if (headKnown && !TITLE_HINTS.some((hint) => line.bytes.includes(hint))) continue;
       const objects = scanLineObjects(line.bytes, LINE_KEYS);
       if (!objects) continue;
       for (const values of objects) {
@@ -264,7 +273,8 @@ export function scanSession(file: string, size: number, options: ScanOptions = {
         }
         if (type !== null && type in TITLE_KEY) noteTitle(head, type, stringAt(buf, values.get(TITLE_KEY[type])), false);
       }
-      if (!whole && haveId && fields.cwd !== null && fields.git_branch !== null && fields.version !== null && fields.started_at !== null && fields.model !== null) break;
+      headKnown = haveId && fields.cwd !== null && fields.git_branch !== null && fields.version !== null && fields.started_at !== null && fields.model !== null;
+      if (headKnown && !whole) break;
     }
     let tail: Titles = { custom: null, agent: null, ai: null, summary: null };
     const low = Math.max(headEnd, size - tailBytes);
@@ -289,8 +299,6 @@ function noteTitle(t: Titles, type: string, value: string | null, backwards: boo
   else if (type === 'ai-title') t.ai = keepLast(t.ai);
   else if (type === 'summary') t.summary = backwards ? value : (t.summary ?? value);
 }
-
-const TITLE_HINTS = ['title', 'agent-name', 'summary'].map((s) => Buffer.from(s));
 
 function tailTitles(reader: ChunkReader, low: number, lowStartsLine: boolean): Titles {
   const t: Titles = { custom: null, agent: null, ai: null, summary: null };
