@@ -379,3 +379,17 @@ t.test('progress goes to stderr only when it is a terminal and the scan is slow'
   const r = await runTool(lsTool, ['--root', root], { stderrTTY: true });
   t.equal(r.stderr, '', 'a fast scan shows no progress even on a terminal');
 });
+
+t.test('the bin: a reader that stops early (head -1) ends tx-ls quietly with status 0', async (t) => {
+  const root = t.testdir({});
+  const text = userLine(ID, 'hi') + assistantLine(ID, 'm');
+  for (let p = 0; p < 20; p++) {
+    mkdirSync(path.join(root, `-p${p}`));
+    for (let i = 0; i < 100; i++) writeFileSync(path.join(root, `-p${p}`, `s${i}.jsonl`), text);
+  }
+  const bin = new URL('../../bin/tx-ls.js', import.meta.url).pathname;
+  const out = execFileSync('bash', ['-c', `node "${bin}" --root "${root}" 2>&1 | head -1 >/dev/null; echo "\${PIPESTATUS[0]}"`], { encoding: 'utf8' });
+  t.equal(out, '0\n', 'exit status 0 and nothing on stderr');
+  const help = execFileSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
+  t.match(help, /^usage: tx-ls/);
+});
