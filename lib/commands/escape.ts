@@ -4,8 +4,9 @@
 import { isUtf8 } from 'node:buffer';
 import { ENVELOPE_TAGS } from '../claude-code/envelope.js';
 import { escapeEnvelope, unescapeEnvelope } from '../claude-code/escape.js';
+import { envelopeSlots, rewriteEnvelopeBody } from '../claude-code/envelope-rewrite.js';
 import { stripAnsi } from '../core/ansi.js';
-import { parseFieldPath, rewriteStrings, type PathStep } from '../core/field-path.js';
+import { parseFieldPath, rewriteStrings, type PathStep, type StringPlace } from '../core/field-path.js';
 import { splitLines, type PhysicalLine } from '../core/lines.js';
 import { UsageError, type Context, type Tool } from '../core/run.js';
 
@@ -15,13 +16,16 @@ Escape envelope markup in the string values of NDJSON lines: every run of '<',
 backslashes, '/TAG>' (TAG a slash-command envelope tag) gains one backslash, so
 '</command-name>' becomes '<\\/command-name>'. -d removes one again. The two are
 exact inverses. A record from tx-parse has the strings of its native 'line'
-rewritten; other JSON lines have all their string values rewritten.
+rewritten; other JSON lines have all their string values rewritten. In a native
+Claude Code user or system line, a body that is wholly envelope markup keeps its
+tags and has the text of each element rewritten.
 
   -d, --decode       unescape instead of escape
       --strip-ansi   also remove ANSI escape sequences (before escaping, after -d)
       --no-escape    with --strip-ansi: only strip, leave markup alone
   -f, --field PATH   rewrite only the strings at PATH (repeatable), e.g.
                      line.message.content[].text  ('[]' every element, '*' every member)
+      --whole        rewrite envelope bodies whole too, tags and all
       --text         the input is plain text: escape each line as a string
       --strict       exit 1 if any line was not JSON (or not UTF-8)
   -h, --help         this text        --version   the version
@@ -48,6 +52,20 @@ function needles(markup: boolean, strip: boolean): Buffer[] {
   if (markup) for (const tag of ENVELOPE_TAGS) list.push(Buffer.from(tag));
   if (strip) list.push(Buffer.from([0xc2]));
   return list;
+}
+
+/**
+ * The rewrite for one JSON line: strings at a native Claude Code line's envelope
+ * places that are wholly envelope markup have each element's text rewritten and keep
+ * their tags; every other string is rewritten whole.
+ */
+function lineRewriter(native: unknown, transform: (s: string) => string): (s: string, place: StringPlace) => string {
+  const slots = envelopeSlots(native);
+  if (slots.length === 0) return transform;
+  return (s, place) => {
+    if (place && slots.some((slot) => slot.parent === place.parent && slot.key === place.key)) return rewriteEnvelopeBody(s, transform) ?? transform(s);
+    return transform(s);
+  };
 }
 
 function isRecordValue(v: any): boolean {
@@ -84,6 +102,7 @@ async function main(ctx: Context): Promise<void> {
   if (!escape && !strip) throw new UsageError('--no-escape leaves nothing to do without --strip-ansi');
   const fields = fieldPaths(args);
   if (args.text && fields) throw new UsageError('--field needs JSON lines, not --text');
+  if (args.text && args.whole) throw new UsageError('--whole needs JSON lines: --text already rewrites each line whole');
   const transform = transformer(decode, escape, strip);
 
   if (args.text) {
@@ -130,7 +149,8 @@ async function main(ctx: Context): Promise<void> {
       const record = isRecordValue(value);
       // An invalid record's raw text is not JSON: left alone unless a --field names it.
       const paths = fields ?? (record ? (value.kind === 'invalid' ? [] : wholeRecordLine) : wholeValue);
-      const result = rewriteStrings(value, paths, transform);
+      const native = args.whole ? undefined : record ? (value.harness === 'claude-code' ? value.line : undefined) : value;
+      const result = rewriteStrings(value, paths, lineRewriter(native, transform));
       if (!result.changed) {
         await writeLine(ctx, line, line.bytes);
         continue;
@@ -154,7 +174,7 @@ export const escapeTool: Tool = {
   help: HELP,
   options: {
     string: ['field'],
-    boolean: ['decode', 'text', 'strip-ansi', 'escape'],
+    boolean: ['decode', 'text', 'strip-ansi', 'escape', 'whole'],
     alias: { d: 'decode', f: 'field' },
     default: { escape: true },
   },

@@ -58,7 +58,8 @@ export function parseFieldPath(text: string): PathStep[] {
   return steps;
 }
 
-type Container = Record<string, unknown> | unknown[];
+/** An object or array of a parsed JSON value. */
+export type Container = Record<string, unknown> | unknown[];
 
 function isContainer(v: unknown): v is Container {
   return v !== null && typeof v === 'object';
@@ -79,11 +80,14 @@ function valueAt(root: unknown, place: Place): unknown {
   return place.parent === null ? root : (place.parent as any)[place.key];
 }
 
+/** Where a string sits: its container and key, or null for a string that is the whole value. */
+export type StringPlace = { parent: Container; key: string | number } | null;
+
 /**
  * Rewrite with `fn` every string selected by any of `paths` (each string once, however
  * many paths reach it), in place. Returns the new root and whether any string changed.
  */
-export function rewriteStrings(root: unknown, paths: PathStep[][], fn: (s: string) => string): { value: unknown; changed: boolean } {
+export function rewriteStrings(root: unknown, paths: PathStep[][], fn: (s: string, place: StringPlace) => string): { value: unknown; changed: boolean } {
   const selected = new Map<Container, Set<string | number>>();
   let rootSelected = false;
   const mark = (v: unknown, place: Place) => {
@@ -106,13 +110,13 @@ export function rewriteStrings(root: unknown, paths: PathStep[][], fn: (s: strin
   }
   let changed = false;
   if (rootSelected) {
-    const next = fn(root as string);
+    const next = fn(root as string, null);
     return { value: next, changed: next !== root };
   }
   for (const [parent, keys] of selected) {
     for (const key of keys) {
       const before = (parent as any)[key] as string;
-      const after = fn(before);
+      const after = fn(before, { parent, key });
       if (after !== before) {
         (parent as any)[key] = after;
         changed = true;
