@@ -64,6 +64,10 @@ function stateless(name: string, kinds: Kind[], views: (rec: RecordView, line: a
   return { name, kinds: kindSet, match: (rec) => viewsOf(rec).length > 0, views: viewsOf };
 }
 
+function imageCount(content: unknown): number {
+  return Array.isArray(content) ? content.filter((b) => b && b.type === 'image').length : 0;
+}
+
 /** --human-prompts: what a person typed, by the kinds tx-parse gave (prompt, queued-prompt). */
 export function humanPrompts(o: QuestionOptions): Question {
   const kinds = new Set<Kind>(['prompt', 'queued-prompt']);
@@ -78,10 +82,11 @@ export function humanPrompts(o: QuestionOptions): Question {
       if (line.type === 'attachment') {
         const prompt = line.attachment?.prompt;
         const text = typeof prompt === 'string' ? prompt : contentText(prompt);
-        return [{ ...baseView(rec.header, line), source: 'queued', text: trimText(text, o.maxChars) }];
+        return [{ ...baseView(rec.header, line), source: 'queued', text: trimText(text, o.maxChars), images: imageCount(prompt) }];
       }
       const source = rec.header.kind === 'queued-prompt' ? 'queued' : 'typed';
-      return [{ ...baseView(rec.header, line), source, text: trimText(contentText(line.message?.content), o.maxChars) }];
+      const content = line.message?.content;
+      return [{ ...baseView(rec.header, line), source, text: trimText(contentText(content), o.maxChars), images: imageCount(content) }];
     },
   };
 }
