@@ -81,6 +81,37 @@ t.test('whatever the line sizes, the scan agrees with a full parse on fields fou
   }
 });
 
+t.test('titles read backwards from the tail agree with a full parse, whatever the line sizes and line ends', async (t) => {
+  const dir = t.testdir({});
+  let seed = 11;
+  const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+  for (let k = 0; k < 30; k++) {
+    const eol = (s: string) => (rand(3) === 0 ? s.replace(/\n$/, '\r\n') : s);
+    // The envelope is complete in the first two lines, so the head scan stops there.
+    let text = (rand(2) ? '\ufeff' : '') + eol(userLine(ID, 'start')) + eol(assistantLine(ID, 'm'));
+    for (let i = 0, n = 5 + rand(10); i < n; i++) text += eol(userLine(ID, 'f'.repeat(rand(40000))));
+    let tail = '';
+    for (let i = 0, n = 1 + rand(12); i < n; i++) {
+      const pad = 'ü"\\'.repeat(rand(4) === 0 ? rand(12000) : rand(30));
+      const r = rand(5);
+      if (r === 0) tail += eol(line({ type: 'custom-title', customTitle: `custom ${k}.${i}`, sessionId: ID, pad }));
+      else if (r === 1) tail += eol(line({ type: 'agent-name', agentName: `agent ${k}.${i}`, sessionId: ID }));
+      else if (r === 2) tail += eol(line({ type: 'ai-title', aiTitle: `ai ${k}.${i}`, sessionId: ID }));
+      else if (r === 3) tail += eol(line({ type: 'summary', summary: `sum ${k}.${i}`, leafUuid: 'x' }));
+      else tail += eol(userLine(ID, pad));
+    }
+    if (rand(3) === 0) tail = tail.replace(/\r?\n$/, '');
+    text += tail;
+    const f = write(dir, `t${k}.jsonl`, text);
+    const want = await fullFields(f);
+    const tailBytes = Buffer.byteLength(tail) + rand(100);
+    const counter = new ReadCounter();
+    const got = scan(f, { tailBytes, counter });
+    t.same([got.title, got.ai_title], [want.title, want.ai_title], `file ${k}: ${Buffer.byteLength(text)} bytes, tail window ${tailBytes}`);
+    t.ok(counter.bytes < Buffer.byteLength(text) || Buffer.byteLength(text) <= 2 * tailBytes, `file ${k}: read ${counter.bytes} bytes, not the whole file`);
+  }
+});
+
 t.test('countLines counts as tx-parse numbers lines: a last line without newline counts, an empty file has none', async (t) => {
   const dir = t.testdir({});
   for (const [text, n] of [
