@@ -163,6 +163,7 @@ async function listSessions(ctx: Context, opts: ListOptions): Promise<void> {
   const progress = new Progress(ctx, opts.counter);
   const kept: SessionEntry[] = [];
   let count = 0;
+  let flushed = Date.now();
   for (const root of roots) {
     if (ctx.files.length > 0) {
       try {
@@ -178,7 +179,14 @@ async function listSessions(ctx: Context, opts: ListOptions): Promise<void> {
       if (entry === null) continue;
       // Sorting needs the whole walk; otherwise each session goes out as it is found.
       if (sort !== undefined) kept.push(entry);
-      else await ctx.out.writeJson(entry);
+      else {
+        await ctx.out.writeJson(entry);
+        // The writer batches 64 KB; on a slow (cold) scan let what is found go out meanwhile.
+        if (Date.now() - flushed > 200) {
+          await ctx.out.flush();
+          flushed = Date.now();
+        }
+      }
     }
   }
   progress.done();
