@@ -5,6 +5,7 @@
 // their output through parentUuid), and the session's small metadata.
 import type { ArtifactBlock, Block, CommonMessage, ImageBlock, ToolResultBlock, ToolUseBlock, Usage } from '../common.js';
 import { stripAnsi } from '../core/ansi.js';
+import { isHumanQueued } from './classify.js';
 import { COMMAND_TAGS, OUTPUT_TAGS, parseEnvelope, type EnvelopePart } from './envelope.js';
 import { unescapeEnvelope } from './escape.js';
 import { commandView, toolView } from './tool-view.js';
@@ -33,10 +34,15 @@ export interface SessionFacts {
 export interface ToCommonOptions {
   /** Also convert sidechain lines (a subagent's conversation kept inside the main file); they get `sidechain: true`. */
   sidechains?: boolean;
-  /** Receives each finished message, in order. */
-  emit(message: CommonMessage): void;
+  /** Receives each finished message, in order, with the uuids of the lines it was made of. */
+  emit(message: CommonMessage, uuids: string[]): void;
   /** Called at a compact boundary of the main chain, after every earlier message was emitted. */
   compacted?(): void;
+  /**
+   * Called right after the compact summary was emitted, with the uuids of the lines the
+   * compaction kept (its preserved segment): the client puts those messages back there.
+   */
+  preserved?(uuids: Set<string>): void;
 }
 
 // Unanswered commands kept for pairing; a command whose output never came (a prompt
@@ -47,25 +53,29 @@ const OPEN_COMMANDS_LIMIT = 256;
 class Merger {
   assistant: CommonMessage | null = null;
   user: CommonMessage | null = null;
+  private assistantUuids: string[] = [];
+  private userUuids: string[] = [];
 
   constructor(
-    private readonly emit: (m: CommonMessage) => void,
+    private readonly emit: (m: CommonMessage, uuids: string[]) => void,
     private readonly sidechain: boolean,
   ) {}
 
   /** Add an assistant line: a line of the open message (same API id) or the start of a new one. */
-  assistantLine(id: string, line: any, blocks: Block[]): void {
+  assistantLine(id: string, uuid: string, line: any, blocks: Block[]): void {
     const message = line.message;
     if (this.assistant && this.assistant.id === id) {
       this.assistant.content.push(...blocks);
     } else {
       this.flush();
+      this.assistantUuids = [];
       const m: CommonMessage = { type: 'message', id, role: 'assistant', content: blocks };
       if (typeof line.timestamp === 'string') m.timestamp = line.timestamp;
       if (typeof message.model === 'string') m.model = message.model;
       if (this.sidechain) m.sidechain = true;
       this.assistant = m;
     }
+    this.assistantUuids.push(uuid);
     // Streamed lines repeat usage and leave stop_reason null until the last one: keep the latest.
     if (typeof message.stop_reason === 'string') this.assistant.stop_reason = message.stop_reason;
     const usage = usageOf(message.usage);
@@ -79,28 +89,30 @@ class Merger {
   userBlocks(id: string, timestamp: unknown, blocks: Block[], onlyResults: boolean): void {
     if (blocks.length === 0) return;
     if (!onlyResults && this.assistant) {
-      this.emitIfFull(this.assistant);
+      this.emitIfFull(this.assistant, this.assistantUuids);
       this.assistant = null;
     }
     if (!this.user) {
+      this.userUuids = [];
       const m: CommonMessage = { type: 'message', id, role: 'user', content: [] };
       if (typeof timestamp === 'string') m.timestamp = timestamp;
       if (this.sidechain) m.sidechain = true;
       this.user = m;
     }
     this.user.content.push(...blocks);
+    this.userUuids.push(id);
   }
 
   /** Emit what is open, assistant first (the user message always follows it). */
   flush(): void {
-    if (this.assistant) this.emitIfFull(this.assistant);
-    if (this.user) this.emitIfFull(this.user);
+    if (this.assistant) this.emitIfFull(this.assistant, this.assistantUuids);
+    if (this.user) this.emitIfFull(this.user, this.userUuids);
     this.assistant = null;
     this.user = null;
   }
 
-  private emitIfFull(m: CommonMessage): void {
-    if (m.content.length > 0) this.emit(m);
+  private emitIfFull(m: CommonMessage, uuids: string[]): void {
+    if (m.content.length > 0) this.emit(m, uuids);
   }
 }
 
@@ -113,14 +125,16 @@ export class ClaudeToCommon {
   private readonly openCommands = new Map<string, string>();
   private seenConversation = false;
   private afterCompaction = false;
+  /** The compact summary line the preserved segment of the last compaction follows, and that segment. */
+  private anchor: { uuid: string; uuids: Set<string> } | null = null;
 
   constructor(private readonly options: ToCommonOptions) {
-    const emit = (m: CommonMessage) => {
+    const emit = (m: CommonMessage, uuids: string[]) => {
       if (this.afterCompaction && !m.sidechain) {
         m.after_compaction = true;
         this.afterCompaction = false;
       }
-      options.emit(m);
+      options.emit(m, uuids);
     };
     this.main = new Merger(emit, false);
     this.side = new Merger(emit, true);
@@ -139,10 +153,15 @@ export class ClaudeToCommon {
         if (line.subtype === 'compact_boundary' && line.isSidechain !== true) {
           this.main.flush();
           this.afterCompaction = true;
+          this.anchor = preservedSegment(line.compactMetadata);
           this.options.compacted?.();
         } else if (line.subtype === 'local_command' && typeof line.content === 'string') {
           this.conversational(line, n);
         }
+        return;
+      case 'attachment':
+        // A prompt the person typed while a turn was running reaches the model inside that turn.
+        if (isHumanQueued(line.attachment) && (typeof line.attachment.prompt === 'string' || Array.isArray(line.attachment.prompt))) this.conversational(line, n);
         return;
       case 'summary':
         if (this.facts.summary === undefined && typeof line.summary === 'string') this.facts.summary = line.summary;
@@ -195,10 +214,10 @@ export class ClaudeToCommon {
     const uuid = typeof line.uuid === 'string' && line.uuid !== '' ? line.uuid : `line-${n}`;
     if (line.type === 'assistant') {
       const id = typeof line.message.id === 'string' && line.message.id !== '' ? line.message.id : uuid;
-      merger.assistantLine(id, line, blocksOf(line.message.content, 'assistant'));
+      merger.assistantLine(id, uuid, line, blocksOf(line.message.content, 'assistant'));
       return;
     }
-    const content = line.type === 'system' ? line.content : line.message.content;
+    const content = line.type === 'system' ? line.content : line.type === 'attachment' ? line.attachment.prompt : line.message.content;
     const body = envelopeBody(content);
     const parts = body === null ? null : parseEnvelope(body);
     if (parts) {
@@ -208,6 +227,12 @@ export class ClaudeToCommon {
     if (line.type === 'system') return;
     const blocks = blocksOf(content, 'user');
     merger.userBlocks(uuid, line.timestamp, blocks, blocks.every((b) => b.type === 'tool_result'));
+    if (this.anchor && this.anchor.uuid === uuid && merger === this.main) {
+      // The kept messages go right after the summary, before anything that follows it.
+      merger.flush();
+      this.options.preserved?.(this.anchor.uuids);
+      this.anchor = null;
+    }
   }
 
   /** The blocks of a body made entirely of envelope markup: a command, its output, or nothing (the caveat). */
@@ -240,6 +265,19 @@ export class ClaudeToCommon {
     }
     return [];
   }
+}
+
+/** The anchor and line uuids of a compaction's preserved segment (Claude Code 2.1.3xx), or null. */
+function preservedSegment(meta: any): { uuid: string; uuids: Set<string> } | null {
+  if (!meta || typeof meta !== 'object') return null;
+  const kept = meta.preservedMessages;
+  const segment = meta.preservedSegment;
+  const anchor = kept?.anchorUuid ?? segment?.anchorUuid;
+  if (typeof anchor !== 'string') return null;
+  const uuids = new Set<string>();
+  for (const list of [kept?.allUuids, kept?.uuids]) if (Array.isArray(list)) for (const u of list) if (typeof u === 'string') uuids.add(u);
+  for (const u of [segment?.headUuid, segment?.tailUuid]) if (typeof u === 'string') uuids.add(u);
+  return uuids.size > 0 ? { uuid: anchor, uuids } : null;
 }
 
 /** The text of a body that could be envelope markup: a string, or a lone text block. */

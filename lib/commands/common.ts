@@ -29,6 +29,10 @@ Turn records (from tx-parse) into the Common stream: for each session a
   -h, --help     this text        --version   the version
 See tx-common(1).`;
 
+// Where each of the latest messages lies in the spool, to put back a compaction's
+// preserved segment (the last few messages before it) under --active.
+const RECENT_MESSAGES = 1024;
+
 // A .meta.json beside a subagent transcript is a few hundred bytes; a larger one is not what we know.
 const META_LIMIT = 1 << 20;
 
@@ -39,6 +43,8 @@ interface OpenSession {
   activeFrom: number;
   /** A sessionId seen on this session's user or assistant lines (to notice the next session on stdin). */
   sessionId?: string;
+  /** Under --active: the latest messages' line uuids and byte ranges in the spool. */
+  recent: { uuids: string[]; start: number; end: number }[];
 }
 
 /** Writes the Common stream of a sequence of records, one session after another. */
@@ -115,14 +121,29 @@ class CommonWriter {
   }
 
   private open(src: string | undefined): OpenSession {
+    const active = this.ctx.args.active === true;
     const session: OpenSession = {
       src,
       activeFrom: 0,
+      recent: [],
       conv: new ClaudeToCommon({
         sidechains: this.ctx.args.sidechains === true,
-        emit: (m: CommonMessage) => this.spool.write(JSON.stringify(m) + '\n'),
+        emit: (m: CommonMessage, uuids: string[]) => {
+          const start = this.spool.size;
+          this.spool.write(JSON.stringify(m) + '\n');
+          if (!active || m.sidechain) return;
+          session.recent.push({ uuids, start, end: this.spool.size });
+          if (session.recent.length > RECENT_MESSAGES) session.recent.shift();
+        },
         compacted: () => {
           session.activeFrom = this.spool.size;
+        },
+        preserved: (uuids: Set<string>) => {
+          if (!active) return;
+          const hits = session.recent.filter((r) => r.start < session.activeFrom && r.uuids.some((u) => uuids.has(u)));
+          if (hits.length === 0) return;
+          // The segment is contiguous: from its first message to its last.
+          this.spool.write(this.spool.slice(hits[0].start, hits[hits.length - 1].end));
         },
       }),
     };

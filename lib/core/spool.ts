@@ -58,6 +58,19 @@ export class Spool {
     }
   }
 
+  /** A copy of the held bytes from `start` to `end` (a small range: it is built in memory). */
+  slice(start: number, end: number): Buffer {
+    const pieces: Buffer[] = [];
+    let size = 0;
+    for (const piece of this.read(start)) {
+      const want = Math.min(piece.length, end - start - size);
+      if (want <= 0) break;
+      pieces.push(Buffer.from(piece.subarray(0, want)));
+      size += want;
+    }
+    return Buffer.concat(pieces, size);
+  }
+
   /** Forget everything held and remove the temporary file. */
   clear(): void {
     this.parts = [];
