@@ -135,6 +135,7 @@ export function claudeEnv(home: string, baseUrl: string, extra: Record<string, s
     DISABLE_TELEMETRY: '1',
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     DISABLE_AUTOUPDATER: '1',
+    TMPDIR: path.join(home, 'tmp'),
     TERM: 'xterm-256color',
     LANG: 'C.UTF-8',
     TZ: 'UTC',
@@ -146,6 +147,7 @@ export function claudeEnv(home: string, baseUrl: string, extra: Record<string, s
 export function runClaude(opts: RunClaudeOptions): Promise<RunClaudeResult> {
   const bin = claudeBinary();
   const env = claudeEnv(opts.home, opts.baseUrl, opts.env);
+  mkdirSync(env.TMPDIR!, { recursive: true });
   const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
   return new Promise((resolve, reject) => {
     const child = spawn('/usr/bin/env', ['-i', ...envArgs, bin, ...opts.args], {

@@ -24,11 +24,12 @@ export interface Census {
   attachments: Set<string>;
   subtypes: Set<string>;
   blocks: Set<string>;
+  models: Set<string>;
 }
 
 /** Count what a fixture's files hold: line types, attachment types, system subtypes, block types. */
 export function census(dir: string): Census {
-  const c: Census = { lines: 0, bytes: 0, types: new Set(), attachments: new Set(), subtypes: new Set(), blocks: new Set() };
+  const c: Census = { lines: 0, bytes: 0, types: new Set(), attachments: new Set(), subtypes: new Set(), blocks: new Set(), models: new Set() };
   for (const f of jsonlFiles(dir)) {
     const data = readFileSync(f, 'utf8');
     c.bytes += Buffer.byteLength(data);
@@ -45,6 +46,8 @@ export function census(dir: string): Census {
       c.types.add(String(o.type));
       if (o.type === 'attachment') c.attachments.add(String((o.attachment as { type?: unknown } | undefined)?.type));
       if (o.type === 'system') c.subtypes.add(String(o.subtype));
+      const model = (o.message as { model?: unknown } | undefined)?.model;
+      if (o.type === 'assistant' && typeof model === 'string') c.models.add(model);
       const content = (o.message as { content?: unknown } | undefined)?.content;
       if (Array.isArray(content)) {
         for (const b of content as Array<{ type?: string; content?: unknown }>) {
@@ -74,7 +77,8 @@ export function listFiles(dir: string): string[] {
 
 /**
  * The census of a folder as tokens: `type:T`, `attachment:T`, `subtype:T`,
- * `block:T` (with `block:tool_result>T` for blocks inside a tool result), and
+ * `block:T` (with `block:tool_result>T` for blocks inside a tool result), `model:M`
+ * (assistant lines), and
  * `file:P` for every prefix-free piece P of each file's path (a folder name with
  * its slash, or an extension such as `.meta.json`).
  */
@@ -85,6 +89,7 @@ export function censusTokens(dir: string): Set<string> {
   for (const t of c.attachments) tokens.add(`attachment:${t}`);
   for (const t of c.subtypes) tokens.add(`subtype:${t}`);
   for (const t of c.blocks) tokens.add(`block:${t}`);
+  for (const t of c.models) tokens.add(`model:${t}`);
   for (const f of listFiles(dir)) {
     const rel = path.relative(dir, f).split(path.sep);
     for (const part of rel.slice(0, -1)) tokens.add(`file:${part}/`);

@@ -53,6 +53,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<string> 
   const bin = claudeBinary();
   const env = claudeEnv(opts.home, opts.baseUrl);
   seedInteractiveConfig(opts.home, opts.cwd, env.ANTHROPIC_API_KEY!);
+  mkdirSync(env.TMPDIR!, { recursive: true });
   const socket = path.join(opts.home, '..', 'tmux.sock');
   const tmux = (...args: string[]) => spawnSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
   const screen = () => tmux('capture-pane', '-p', '-t', 'rec').stdout ?? '';

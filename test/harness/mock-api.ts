@@ -23,6 +23,8 @@ export interface ScriptTurn {
   stop_reason?: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence';
   /** Milliseconds to wait between streamed events (to make a turn slow). */
   delayMs?: number;
+  /** Answer with this HTTP error instead of a message (content is then ignored). */
+  error?: { status: number; type: string; message: string };
 }
 
 /** A turn, or a function of the request body that makes one. */
@@ -264,6 +266,11 @@ export async function startMockApi(script: MockScript = {}): Promise<MockApi> {
       if (b.type === 'tool_use' && (b.name === 'Agent' || b.name === 'Task') && typeof b.input.prompt === 'string') agentPrompts.add(b.input.prompt);
     }
 
+    if (turn.error) {
+      res.writeHead(turn.error.status, { 'content-type': 'application/json', 'request-id': `req_mock_${requests.length}`, 'x-should-retry': 'false' });
+      res.end(JSON.stringify({ type: 'error', error: { type: turn.error.type, message: turn.error.message } }));
+      return;
+    }
     if (body.stream === true) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'request-id': `req_mock_${requests.length}` });
       for (const [event, data] of sseEvents(turn, body)) {

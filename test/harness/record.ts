@@ -50,6 +50,8 @@ export const SESSION_IDS = {
   commands: id(0x101),
   bigresult: id(0x111),
   queued: id(0x121),
+  subagentBackground: id(0xd2),
+  apierror: id(0x131),
 } as const;
 
 function writeJson(file: string, value: unknown): void {
@@ -129,6 +131,9 @@ async function claudeP(dirs: ScenarioDirs, mock: MockApi, args: string[], what: 
 const text = (t: string) => ({ type: 'text' as const, text: t });
 const tool = (idn: string, name: string, input: Record<string, unknown>) => ({ type: 'tool_use' as const, id: idn, name, input });
 const thinking = (t: string, sig: string) => ({ type: 'thinking' as const, thinking: t, signature: sig });
+
+/** Whether the apierror scenario's mock refuses requests right now. */
+const apiErrorState = { failing: false };
 
 /** The scenarios, in recording order. */
 export const scenarios: Scenario[] = [
@@ -216,6 +221,52 @@ export const scenarios: Scenario[] = [
     },
     run: async (dirs, mock) => {
       await claudeP(dirs, mock, ['-p', 'Use a subagent to count the files here.', '--session-id', SESSION_IDS.subagent], 'subagent');
+    },
+  },
+  {
+    name: 'subagent-background',
+    expects: ['file:subagents/', 'file:.meta.json', 'type:user'],
+    shows: 'an Agent subagent left in the background (the 2.1.328 default): async_launched, then a task-notification turn',
+    setup: (dirs) => allowTools(dirs),
+    script: {
+      main: [
+        {
+          content: [
+            tool('toolu_01AgentBg000000000000000001', 'Agent', {
+              description: 'Count lines in background',
+              prompt: 'BACKGROUND SUBAGENT TASK: print the date with Bash and report it.',
+              subagent_type: 'general-purpose',
+            }),
+          ],
+        },
+        { content: [text('The subagent is running in the background.')] },
+        { content: [text('The background subagent finished and reported the date.')] },
+      ],
+      subagent: [
+        { content: [tool('toolu_01SubBgBash0000000000001', 'Bash', { command: 'sleep 1; echo 2026-01-01', description: 'Print a date' })] },
+        { content: [text('The date is 2026-01-01.')] },
+      ],
+    },
+    run: async (dirs, mock) => {
+      await claudeP(dirs, mock, ['-p', 'Start a background subagent to print the date.', '--session-id', SESSION_IDS.subagentBackground], 'subagent-background');
+    },
+  },
+  {
+    name: 'apierror',
+    expects: ['model:<synthetic>'],
+    shows: 'the API refusing a prompt (HTTP 401 on every try): what the CLI writes for a failed request, then a good prompt on --resume',
+    script: {
+      fallback: (route) =>
+        apiErrorState.failing
+          ? { content: [], error: { status: 401, type: 'authentication_error', message: 'mock: invalid x-api-key (on purpose)' } }
+          : { content: [text(route === 'main' ? 'This time the request went through.' : 'OK.')] },
+    },
+    run: async (dirs, mock) => {
+      apiErrorState.failing = true;
+      const r = await runClaude({ args: ['-p', 'This prompt meets an API error.', '--session-id', SESSION_IDS.apierror], home: dirs.home, cwd: dirs.cwd, baseUrl: mock.url, timeoutMs: 180_000 });
+      apiErrorState.failing = false;
+      if (r.timedOut) throw new Error('apierror: the CLI timed out');
+      await claudeP(dirs, mock, ['-p', '--resume', SESSION_IDS.apierror, 'Try again please.'], 'apierror resume');
     },
   },
   {
@@ -432,9 +483,17 @@ const NOTES = `## Notes
   \`promptSource:"queued"\`, with \`queue-operation\` enqueue/dequeue); the third is typed while a
   Bash tool runs (a \`queued_command\` attachment with \`origin\`, and \`queue-operation\` remove).
   It depends on timing (prompts are typed after the mock has seen N requests plus a delay).
-- Not produced by any scenario: \`ai-title\`/\`custom-title\` lines (no title request was seen in
-  \`-p\` mode), \`summary\` lines, API errors (\`system/api_error\`, \`<synthetic>\`), \`progress\` lines
-  (not written by 2.1.15x and later).
+- \`subagent-background\` leaves the Agent call in the background (the default): its tool_result is
+  \`async_launched\`, and the report comes back as a \`<task-notification>\` user turn, whose
+  \`<output-file>\` lies in the CLI's TMPDIR (set to \`home/tmp\` of the scratch folder).
+- \`apierror\`: the mock answers 401 to every try of the first prompt; the CLI retries once, then
+  writes an assistant line with model \`<synthetic>\` and \`isApiErrorMessage\`. A 400 is retried
+  until it succeeds, so it leaves no trace in the file.
+- File names the CLI picks at random (\`agent-<id>.jsonl\`, \`tool-results/<id>.txt\`) change on
+  every recording, as do uuids and timestamps.
+- Not produced by any scenario: \`ai-title\`/\`custom-title\` lines (no title request was seen,
+  with CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1), \`summary\` lines, \`system/api_error\` (the
+  401 gave a \`<synthetic>\` message instead), \`progress\` lines (not written by 2.1.15x and later).
 `;
 
 function readme(outRoot: string): string {
@@ -458,6 +517,7 @@ function readme(outRoot: string): string {
         `| attachment types | ${list(c.attachments)} |`,
         `| system subtypes | ${list(c.subtypes)} |`,
         `| block types | ${list(c.blocks)} |`,
+        `| assistant models | ${list(c.models)} |`,
         '',
       ].join('\n');
     });
