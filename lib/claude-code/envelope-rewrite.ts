@@ -39,12 +39,17 @@ export interface EnvelopeSlot {
 
 /**
  * The strings of a native Claude Code line where envelope bodies are read: a system
- * line's `content`, a user line's `message.content` string or the text of its first
- * block (the places classify and to-common look).
+ * line's `content`, an attachment's `attachment.prompt` (queued commands), a user
+ * line's `message.content` string or the text of its first block (the places classify
+ * and to-common look).
  */
 export function envelopeSlots(line: any): EnvelopeSlot[] {
   if (!line || typeof line !== 'object' || Array.isArray(line)) return [];
   if (line.type === 'system' && typeof line.content === 'string') return [{ parent: line, key: 'content' }];
+  if (line.type === 'attachment') {
+    const a = line.attachment;
+    return a && typeof a === 'object' && !Array.isArray(a) && typeof a.prompt === 'string' ? [{ parent: a, key: 'prompt' }] : [];
+  }
   if (line.type !== 'user' || !line.message || typeof line.message !== 'object') return [];
   const content = line.message.content;
   if (typeof content === 'string') return [{ parent: line.message, key: 'content' }];

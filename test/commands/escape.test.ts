@@ -211,3 +211,29 @@ t.test('corpus sweep: escape then -d gives every value back, records and plain l
   }
   t.ok(totalLines > 1000, `swept ${totalLines} lines, ${changedLines} changed`);
 });
+
+t.test('corpus sweep with --whole: no closing tag is left in any string, and -d --whole gives every value back', async (t) => {
+  const files = [...corpusFiles('claude-code'), ...corpusFiles('codex')];
+  if (files.length === 0) {
+    t.plan(0, 'no corpus beside this checkout (../shared/corpus)');
+    return;
+  }
+  let changedLines = 0;
+  for (const f of files) {
+    const bytes = readFileSync(f);
+    const escaped = await runTool(escapeTool, ['--whole'], [bytes]);
+    const back = await runTool(escapeTool, ['-d', '--whole'], [escaped.stdout]);
+    const inLines = bytes.toString('utf8').split('\n');
+    const outLines = escaped.stdout.toString('utf8').split('\n');
+    const backLines = back.stdout.toString('utf8').split('\n');
+    let bad = 0;
+    for (let i = 0; i < inLines.length; i++) {
+      if (outLines[i] === inLines[i]) continue;
+      changedLines++;
+      if (JSON.stringify(JSON.parse(backLines[i])) !== JSON.stringify(JSON.parse(inLines[i]))) bad++;
+      bad += strings(JSON.parse(outLines[i])).filter((s) => ENVELOPE_TAGS.some((tag) => s.includes(`</${tag}>`))).length;
+    }
+    t.equal(bad, 0, `${f}: every changed line decodes back, none keeps a closing tag`);
+  }
+  t.ok(changedLines > 50, `${changedLines} lines changed (every envelope line)`);
+});
