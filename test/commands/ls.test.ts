@@ -378,6 +378,21 @@ t.test('progress goes to stderr only when it is a terminal and the scan is slow'
   session(path.join(root, 'p', 'a.jsonl'), 'a');
   const r = await runTool(lsTool, ['--root', root], { stderrTTY: true });
   t.equal(r.stderr, '', 'a fast scan shows no progress even on a terminal');
+  for (let i = 0; i < 6; i++) session(path.join(root, 'p', `s${i}.jsonl`), `s${i}`);
+  // A slow scan, by a clock that moves 400 ms each time it is read.
+  const realNow = Date.now;
+  let fake = realNow();
+  Date.now = () => (fake += 400);
+  try {
+    const slow = await runTool(lsTool, ['--root', root], { stderrTTY: true });
+    t.match(slow.stderr, /^\rtx-ls: \d+ sessions, [\d.]+ MB read/, 'a slow scan shows progress on a terminal');
+    t.match(slow.stderr, /\r\x1b\[K$/, 'and clears it at the end');
+    t.equal(slow.json.length, 7, 'the listing is complete');
+    const piped = await runTool(lsTool, ['--root', root], { stderrTTY: false });
+    t.equal(piped.stderr, '', 'a slow scan shows no progress when stderr is not a terminal');
+  } finally {
+    Date.now = realNow;
+  }
 });
 
 t.test('the bin: a reader that stops early (head -1) ends tx-ls quietly with status 0', async (t) => {
