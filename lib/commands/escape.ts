@@ -10,15 +10,17 @@ import { parseFieldPath, rewriteStrings, type PathStep, type StringPlace } from 
 import { splitLines, type PhysicalLine } from '../core/lines.js';
 import { UsageError, type Context, type Tool } from '../core/run.js';
 
-const HELP = `usage: tx-escape [-d] [--strip-ansi] [--no-escape] [--field PATH]... [--text] [FILE...]
+const HELP = `usage: tx-escape [-d] [--strip-ansi [--no-escape]] [--whole] [--field PATH]... [FILE...]
+       tx-escape --text [-d] [--strip-ansi [--no-escape]] [FILE...]
 
 Escape envelope markup in the string values of NDJSON lines: every run of '<',
 backslashes, '/TAG>' (TAG a slash-command envelope tag) gains one backslash, so
 '</command-name>' becomes '<\\/command-name>'. -d removes one again. The two are
 exact inverses. A record from tx-parse has the strings of its native 'line'
 rewritten; other JSON lines have all their string values rewritten. In a native
-Claude Code user or system line, a body that is wholly envelope markup keeps its
-tags and has the text of each element rewritten.
+Claude Code line, a body that is wholly envelope markup (user message content,
+system content, queued prompt) keeps its tags; the text of each element is
+rewritten.
 
   -d, --decode       unescape instead of escape
       --strip-ansi   also remove ANSI escape sequences (before escaping, after -d)
@@ -66,6 +68,16 @@ function lineRewriter(native: unknown, transform: (s: string) => string): (s: st
     if (place && slots.some((slot) => slot.parent === place.parent && slot.key === place.key)) return rewriteEnvelopeBody(s, transform) ?? transform(s);
     return transform(s);
   };
+}
+
+/** The line's new JSON text, or null when no string changed. */
+function rewriteLine(value: any, record: boolean, paths: PathStep[][], rewrite: (s: string, place: StringPlace) => string): string | null {
+  const result = rewriteStrings(value, paths, rewrite);
+  if (!result.changed) return null;
+  if (!record) return JSON.stringify(result.value);
+  // The native line stays the last key, so later tools can cut its bytes out.
+  const { line: native, ...header } = result.value as Record<string, unknown>;
+  return JSON.stringify({ ...header, line: native });
 }
 
 function isRecordValue(v: any): boolean {
@@ -150,18 +162,18 @@ async function main(ctx: Context): Promise<void> {
       // An invalid record's raw text is not JSON: left alone unless a --field names it.
       const paths = fields ?? (record ? (value.kind === 'invalid' ? [] : wholeRecordLine) : wholeValue);
       const native = args.whole ? undefined : record ? (value.harness === 'claude-code' ? value.line : undefined) : value;
-      const result = rewriteStrings(value, paths, lineRewriter(native, transform));
-      if (!result.changed) {
+      let text: string | null;
+      try {
+        text = rewriteLine(value, record, paths, lineRewriter(native, transform));
+      } catch (err) {
+        // JSON.stringify recurses: a value nested some 10^5 deep cannot be written back.
+        if (!(err instanceof RangeError)) throw err;
+        ctx.warn(where, 'nested too deeply to rewrite, passed through');
+        text = null;
+      }
+      if (text === null) {
         await writeLine(ctx, line, line.bytes);
         continue;
-      }
-      let text: string;
-      if (record) {
-        // The native line stays the last key, so later tools can cut its bytes out.
-        const { line: native, ...header } = result.value as Record<string, unknown>;
-        text = JSON.stringify({ ...header, line: native });
-      } else {
-        text = JSON.stringify(result.value);
       }
       await writeLine(ctx, line, Buffer.from(text));
     }

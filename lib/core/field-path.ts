@@ -90,18 +90,22 @@ export type StringPlace = { parent: Container; key: string | number } | null;
 export function rewriteStrings(root: unknown, paths: PathStep[][], fn: (s: string, place: StringPlace) => string): { value: unknown; changed: boolean } {
   const selected = new Map<Container, Set<string | number>>();
   let rootSelected = false;
-  const mark = (v: unknown, place: Place) => {
-    if (typeof v === 'string') {
-      if (place.parent === null) rootSelected = true;
-      else {
-        let keys = selected.get(place.parent);
-        if (!keys) selected.set(place.parent, (keys = new Set()));
-        keys.add(place.key);
+  // Iterative, so that a deeply nested line cannot overflow the call stack.
+  const mark = (start: unknown, startPlace: Place) => {
+    const todo: Array<[unknown, Place]> = [[start, startPlace]];
+    while (todo.length > 0) {
+      const [v, place] = todo.pop()!;
+      if (typeof v === 'string') {
+        if (place.parent === null) rootSelected = true;
+        else {
+          let keys = selected.get(place.parent);
+          if (!keys) selected.set(place.parent, (keys = new Set()));
+          keys.add(place.key);
+        }
+      } else if (isContainer(v)) {
+        for (const child of children(v, { every: 'member' })) todo.push([(child.parent as any)[child.key], child]);
       }
-      return;
     }
-    if (!isContainer(v)) return;
-    for (const child of children(v, { every: 'member' })) mark((child.parent as any)[child.key], child);
   };
   for (const path of paths) {
     let places: Place[] = [{ parent: null }];
