@@ -15,8 +15,8 @@ export interface InteractiveOptions {
   cwd: string;
   baseUrl: string;
   sessionId: string;
-  /** Prompts to type, in order, each once the mock has seen `afterMainRequests` main requests (and `waitMs` more). */
-  prompts: Array<{ text: string; afterMainRequests?: number; waitMs?: number }>;
+  /** Keys (tmux names, e.g. Escape) and prompts to type, in order, each once the mock has seen `afterMainRequests` main requests (and `waitMs` more). */
+  prompts: Array<{ text?: string; key?: string; afterMainRequests?: number; waitMs?: number }>;
   /** Main requests expected in all; the session ends once they came and the mock went quiet. */
   expectMainRequests: number;
   mock: MockApi;
@@ -76,9 +76,12 @@ export async function runInteractive(opts: InteractiveOptions): Promise<string> 
       const n = p.afterMainRequests ?? 0;
       await waitFor(`${n} main requests`, () => main() >= n);
       if (p.waitMs) await sleep(p.waitMs);
-      tmux('send-keys', '-t', 'rec', '-l', p.text);
-      await sleep(300);
-      tmux('send-keys', '-t', 'rec', 'Enter');
+      if (p.key) tmux('send-keys', '-t', 'rec', p.key);
+      if (p.text !== undefined) {
+        tmux('send-keys', '-t', 'rec', '-l', p.text);
+        await sleep(300);
+        tmux('send-keys', '-t', 'rec', 'Enter');
+      }
     }
     await waitFor(`${opts.expectMainRequests} main requests`, () => main() >= opts.expectMainRequests);
     for (let quiet = 0, seen = opts.mock.requests.length; quiet < 8; ) {

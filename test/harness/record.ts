@@ -52,6 +52,7 @@ export const SESSION_IDS = {
   queued: id(0x121),
   subagentBackground: id(0xd2),
   apierror: id(0x131),
+  interrupt: id(0x141),
 } as const;
 
 function writeJson(file: string, value: unknown): void {
@@ -405,6 +406,35 @@ export const scenarios: Scenario[] = [
       });
     },
   },
+  {
+    name: 'interrupt',
+    expects: ['type:custom-title', 'type:agent-name', 'subtype:local_command', 'subtype:turn_duration'],
+    shows: 'the interactive UI (tmux): a streaming reply interrupted with Escape, the session renamed with /rename, then another prompt',
+    setup: (dirs) => allowTools(dirs),
+    script: {
+      main: [
+        { content: [text('Once upon a time there was a very long story that streamed slowly, one piece after another, ' .repeat(4))], delayMs: 700 },
+        { content: [text('A short answer, as asked.')] },
+      ],
+    },
+    run: async (dirs, mock) => {
+      await runInteractive({
+        home: dirs.home,
+        cwd: dirs.cwd,
+        baseUrl: mock.url,
+        sessionId: SESSION_IDS.interrupt,
+        prompts: [
+          { text: 'Tell me a long story' },
+          { key: 'Escape', afterMainRequests: 1, waitMs: 4500 },
+          { key: 'C-u', afterMainRequests: 1, waitMs: 1000 },
+          { text: '/rename Recorded interrupt session', afterMainRequests: 1, waitMs: 1000 },
+          { text: 'Now a short answer please', afterMainRequests: 1, waitMs: 3000 },
+        ],
+        expectMainRequests: 2,
+        mock,
+      });
+    },
+  },
 ];
 
 /** Replace __CWD__ in scripted tool inputs with the scenario's working directory. */
@@ -491,7 +521,11 @@ const NOTES = `## Notes
   until it succeeds, so it leaves no trace in the file.
 - File names the CLI picks at random (\`agent-<id>.jsonl\`, \`tool-results/<id>.txt\`) change on
   every recording, as do uuids and timestamps.
-- Not produced by any scenario: \`ai-title\`/\`custom-title\` lines (no title request was seen,
+- \`interrupt\`: Escape while the reply streams keeps the part already streamed as an assistant line,
+  then a user line \`[Request interrupted by user]\`; \`/rename\` writes \`custom-title\` and
+  \`agent-name\` lines and two \`system/local_command\` lines. (Escape before any text arrived instead
+  puts the prompt back into the input box.) Timing-dependent like \`queued\`.
+- Not produced by any scenario: \`ai-title\` lines (no title request was seen,
   with CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1), \`summary\` lines, \`system/api_error\` (the
   401 gave a \`<synthetic>\` message instead), \`progress\` lines (not written by 2.1.15x and later).
 `;
