@@ -50,6 +50,7 @@ export function seedInteractiveConfig(home: string, cwd: string, apiKey: string)
 
 /** Run the interactive CLI in tmux, type the prompts, wait for every answer, exit. Returns the last screen. */
 export async function runInteractive(opts: InteractiveOptions): Promise<string> {
+  if (spawnSync('tmux', ['-V']).status !== 0) throw new Error('tmux is not installed: the interactive scenarios need it');
   const bin = claudeBinary();
   const env = claudeEnv(opts.home, opts.baseUrl);
   seedInteractiveConfig(opts.home, opts.cwd, env.ANTHROPIC_API_KEY!);
