@@ -160,6 +160,17 @@ t.test('a line nested too deeply to write back is warned about and passed throug
   t.equal(r.stdout.toString(), deep);
 });
 
+t.test('the output does not depend on how the input is cut into chunks', async (t) => {
+  const input = Buffer.concat([readFileSync(repo(QUOTED)), Buffer.from('\ufeffno json </bash-stdout>\r\n{"a":"</command-name>"}')]);
+  const whole = await runTool(escapeTool, [], [input]);
+  let differ = 0;
+  for (let cut = 1; cut < input.length; cut++) {
+    const split = await runTool(escapeTool, [], [input.subarray(0, cut), input.subarray(cut)]);
+    if (!split.stdout.equals(whole.stdout) || split.stderr !== whole.stderr) differ++;
+  }
+  t.equal(differ, 0, `the same output for all ${input.length - 1} cuts`);
+});
+
 t.test('usage errors exit 2 and say why', async (t) => {
   const cases: [string[], RegExp][] = [
     [['--no-escape'], /nothing to do/],
