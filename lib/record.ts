@@ -108,32 +108,54 @@ export function recordView(header: RecordHeader, lineBytes: Buffer | null, value
   return lazyView(header, lineBytes, value);
 }
 
+/** One input line read as a record if it is one, else as whatever JSON value it holds. */
+export type DecodedLine = { record: RecordView } | { record: null; value: unknown } | { record: null; error: string };
+
+/** Read a line that may be a record or another JSON line (a Common line), parsing it at most once. */
+export function decodeLine(buf: Buffer): DecodedLine {
+  const cut = cutRecord(buf);
+  if (cut) return { record: cut };
+  let value: unknown;
+  try {
+    value = JSON.parse(buf.toString('utf8'));
+  } catch (err) {
+    return { record: null, error: (err as Error).message };
+  }
+  const record = recordOfValue(value);
+  return record ? { record } : { record: null, value };
+}
+
 /**
  * Read one record line. The header is parsed on its own; the native line is cut out
  * of the record's bytes when it is the last key, else re-serialised from a full parse.
  * Returns null when the bytes are not a record.
  */
 export function decodeRecord(buf: Buffer): RecordView | null {
+  const decoded = decodeLine(buf);
+  return decoded.record;
+}
+
+/** The record whose `line` is its last key, cut out of the bytes without parsing the line; else null. */
+function cutRecord(buf: Buffer): RecordView | null {
   const key = findTopLevelKey(buf, 'line');
-  if (key) {
-    let close = buf.length - 1;
-    while (close > 0 && isJsonSpace(buf[close])) close--;
-    const end = valueEnd(buf, key.value, close);
-    let tail = end;
-    while (tail >= 0 && tail < close && isJsonSpace(buf[tail])) tail++;
-    if (end > 0 && tail === close && buf[close] === 0x7d) {
-      const headText = key.before === 0 ? '{}' : buf.toString('utf8', 0, key.before) + '}';
-      const header = JSON.parse(headText);
-      if (!isHeader(header)) return null;
-      return lazyView(header, buf.subarray(key.value, close));
-    }
-  }
-  let whole: any;
+  if (!key) return null;
+  let close = buf.length - 1;
+  while (close > 0 && isJsonSpace(buf[close])) close--;
+  const end = valueEnd(buf, key.value, close);
+  let tail = end;
+  while (tail >= 0 && tail < close && isJsonSpace(buf[tail])) tail++;
+  if (end < 0 || tail !== close || buf[close] !== 0x7d) return null;
+  let header: unknown;
   try {
-    whole = JSON.parse(buf.toString('utf8'));
+    header = JSON.parse(key.before === 0 ? '{}' : buf.toString('utf8', 0, key.before) + '}');
   } catch {
     return null;
   }
+  return isHeader(header) ? lazyView(header, buf.subarray(key.value, close)) : null;
+}
+
+/** A record from a parsed value (a record that was reformatted or reordered), or null. */
+function recordOfValue(whole: any): RecordView | null {
   if (!whole || typeof whole !== 'object' || Array.isArray(whole)) return null;
   const { line, ...header } = whole;
   if (!isHeader(header)) return null;

@@ -1,26 +1,164 @@
-// tx-native: records back to the native lines they came from, byte for byte.
-import { readRecordStream, writeNative } from '../core/records.js';
-import type { Context, Tool } from '../core/run.js';
+// tx-native: records back to the native lines they came from, byte for byte; and a
+// Common stream written as Claude Code sessions, on stdout or installed for resume.
+import { createWriteStream } from 'node:fs';
+import path from 'node:path';
+import { CommonToClaude } from '../claude-code/from-common.js';
+import { commitFile, installTarget, sessionExists, temporaryFor, UnsafePath, writeBeneath, type InstallTarget } from '../claude-code/install.js';
+import { configDir } from '../claude-code/store.js';
+import { isUuid, TXCRIPT_NAMESPACE, uuidV5 } from '../claude-code/uuid.js';
+import type { ArtifactBlock, CommonMessage, CommonSession } from '../common.js';
+import { splitLines } from '../core/lines.js';
+import { Output } from '../core/output.js';
+import { writeNative } from '../core/records.js';
+import { ToolError, UsageError, type Context, type Tool } from '../core/run.js';
+import { decodeLine } from '../record.js';
 
 const HELP = `usage: tx-native [--strict] [FILE...]
+       tx-native [--session-id UUID] [--install [--config-dir DIR] [--cwd DIR]] [FILE...]
 
-Write records (from tx-parse, possibly filtered) back as native session lines:
-each line exactly as it was, with its own line end, BOM, glue and final-newline
-state. A line whose record was changed by a tool is written as that tool left it.
+Records in (from tx-parse, possibly filtered): each native line written back
+exactly as it was, with its own line end, BOM, glue and final-newline state.
 
-  --strict     exit 1 if any input line was not a record
-  -h, --help   this text        --version   the version
+A Common stream in (from tx-common): each session written as a Claude Code
+session, deterministically (line ids are UUIDv5 of the session id and position).
+
+  --session-id UUID  the new session's id (default: the Common session's id if it
+                     is a UUID, else a UUIDv5 of it); one session only
+  --install          write each session where Claude Code looks for it,
+                     <config>/projects/<slug of cwd>/<id>.jsonl, atomically, never
+                     over an existing session, and print the resume command
+  --config-dir DIR   the config directory (default $CLAUDE_CONFIG_DIR, else ~/.claude)
+  --cwd DIR          the project directory to resume in (default: the session's cwd)
+  --strict           exit 1 if any input line was skipped
+  -h, --help         this text        --version   the version
 See tx-native(1).`;
 
+/** The destination of the session being written. */
+interface OpenSession {
+  writer: CommonToClaude;
+  out: Output;
+  id: string;
+  target?: InstallTarget;
+  temporary?: string;
+  stream?: NodeJS.WritableStream & { close(cb?: () => void): void };
+}
+
+function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
 async function main(ctx: Context): Promise<void> {
-  for await (const item of readRecordStream(ctx)) {
-    if (item.record) {
-      await writeNative(ctx, item.record);
-      continue;
+  const args = ctx.args;
+  if (args['session-id'] !== undefined && !isUuid(args['session-id'])) throw new UsageError(`--session-id ${JSON.stringify(args['session-id'])} is not a UUID`);
+  if ((args['config-dir'] !== undefined || args.cwd !== undefined) && !args.install) throw new UsageError('--config-dir and --cwd go with --install');
+  let open: OpenSession | null = null;
+  let sessions = 0;
+
+  const close = async () => {
+    if (!open) return;
+    const current = open;
+    open = null;
+    for (const line of current.writer.finish()) await current.out.write(JSON.stringify(line) + '\n');
+    await current.out.end();
+    if (current.stream && current.target && current.temporary) {
+      await new Promise<void>((resolve) => current.stream!.close(() => resolve()));
+      try {
+        commitFile(current.temporary, current.target.file);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new ToolError(`${current.target.file} already exists: not overwritten (choose another --session-id)`);
+        throw err;
+      }
+      ctx.note(`installed ${current.target.file}\n  continue it with: cd ${shellQuote(current.target.cwd)} && claude --resume ${current.id}`);
     }
-    ctx.warn(item, 'not a record, skipped');
+  };
+
+  const start = async (session: CommonSession) => {
+    await close();
+    sessions++;
+    if (sessions > 1 && args['session-id'] !== undefined) throw new UsageError('--session-id names one session, and the input holds several');
+    const given = typeof session.id === 'string' && session.id !== '' ? session.id : 'session';
+    const id: string = args['session-id'] ?? (isUuid(given) ? given.toLowerCase() : uuidV5(TXCRIPT_NAMESPACE, given));
+    if (!args.install) {
+      open = { writer: new CommonToClaude(session, { sessionId: id }), out: ctx.out, id };
+      return;
+    }
+    const config = args['config-dir'] ?? configDir(ctx.proc.env);
+    if (!config) throw new ToolError('no config directory: set CLAUDE_CONFIG_DIR or HOME, or use --config-dir');
+    const cwd = path.resolve(ctx.proc.cwd(), args.cwd ?? session.cwd ?? ctx.proc.cwd());
+    let target: InstallTarget;
+    try {
+      target = installTarget(path.resolve(ctx.proc.cwd(), config), cwd, id);
+    } catch (err) {
+      if (err instanceof UnsafePath) throw new ToolError(err.message);
+      throw err;
+    }
+    if (sessionExists(target)) throw new ToolError(`${target.file} already exists: not overwritten (choose another --session-id)`);
+    const temporary = temporaryFor(target.file);
+    const stream = createWriteStream(temporary, { flags: 'wx' });
+    const materialize = (artifact: ArtifactBlock) => {
+      const bytes = artifact.source.type === 'base64' ? Buffer.from(artifact.source.data, 'base64') : Buffer.from(artifact.source.type === 'text' ? artifact.source.text : '');
+      try {
+        return writeBeneath(target.sessionDir, `artifacts/${artifact.name}`, bytes);
+      } catch (err) {
+        if (err instanceof UnsafePath) throw new ToolError(err.message);
+        throw err;
+      }
+    };
+    open = { writer: new CommonToClaude(session, { sessionId: id, cwd, materialize }), out: new Output(stream), id, target, temporary, stream };
+  };
+
+  try {
+    for await (const input of ctx.inputs()) {
+      for await (const line of splitLines(input.stream)) {
+        if (line.bytes.length === 0) continue;
+        const where = { src: input.src, n: line.n };
+        const decoded = decodeLine(line.bytes);
+        if (decoded.record) {
+          if (open) await close();
+          await writeNative(ctx, decoded.record);
+          continue;
+        }
+        if ('error' in decoded) {
+          ctx.warn(where, 'not JSON, skipped');
+          continue;
+        }
+        const value = decoded.value as { type?: unknown } | null;
+        if (value && value.type === 'session') {
+          await start(value as CommonSession);
+        } else if (value && value.type === 'message') {
+          const current = open as OpenSession | null;
+          if (!current) {
+            ctx.warn(where, 'a Common message before any session line, skipped');
+            continue;
+          }
+          let lines: object[];
+          try {
+            lines = current.writer.message(value as CommonMessage);
+          } catch (err) {
+            if (err instanceof ToolError) throw err;
+            throw new ToolError(`${where.src ?? 'stdin'}:${where.n}: ${(err as Error).message}`);
+          }
+          for (const w of current.writer.warnings.splice(0)) ctx.warn(where, w);
+          for (const l of lines) await current.out.write(JSON.stringify(l) + '\n');
+        } else {
+          ctx.warn(where, 'neither a record nor a Common line, skipped');
+        }
+      }
+    }
+    await close();
+  } finally {
+    const left = open as OpenSession | null;
+    if (left?.temporary) {
+      left.stream?.close();
+      await import('node:fs').then((fs) => fs.rmSync(left.temporary!, { force: true }));
+    }
   }
 }
 
 /** The tx-native tool. */
-export const nativeTool: Tool = { name: 'tx-native', help: HELP, options: {}, main };
+export const nativeTool: Tool = {
+  name: 'tx-native',
+  help: HELP,
+  options: { string: ['session-id', 'config-dir', 'cwd'], boolean: ['install'] },
+  main,
+};

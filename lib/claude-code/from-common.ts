@@ -1,0 +1,215 @@
+// Where Common becomes a Claude Code session again: one message in, the native lines
+// that carry it out. Line ids are UUIDv5 of the session id and the line's position, so
+// the same input always gives the same bytes.
+import type { ArtifactBlock, Block, CommonMessage, CommonSession, ToolResultBlock, ToolUseBlock } from '../common.js';
+import { escapeEnvelope } from './escape.js';
+import { uuidV5 } from './uuid.js';
+
+/** How a session is written. */
+export interface FromCommonOptions {
+  /** The new session's id (a UUID). */
+  sessionId: string;
+  /** The working directory written on every line (default: the session's). */
+  cwd?: string;
+  /** Write an artifact's inline bytes somewhere safe and return its path; without it such artifacts are an error. */
+  materialize?(artifact: ArtifactBlock): string;
+}
+
+/** A problem with one message that does not stop the session. */
+export interface FromCommonWarning {
+  message: string;
+}
+
+const EPOCH = '1970-01-01T00:00:00.000Z';
+
+/** True for a tool_use that stands for a slash command (or a `!` shell escape) a person ran. */
+export function isCommandUse(b: Block): b is ToolUseBlock {
+  return b.type === 'tool_use' && (b.name.startsWith('/') || b.name === '!');
+}
+
+/** Writes one Common session as native Claude Code lines. */
+export class CommonToClaude {
+  private position = 0;
+  private lastMain: string | null = null;
+  private lastSide: string | null = null;
+  private lastTimestamp: string;
+  private readonly commandLines = new Map<string, { uuid: string; shell: boolean }>();
+  readonly warnings: string[] = [];
+
+  constructor(
+    private readonly session: CommonSession,
+    private readonly options: FromCommonOptions,
+  ) {
+    this.lastTimestamp = session.started_at ?? EPOCH;
+  }
+
+  /** The native lines of one Common message. */
+  message(m: CommonMessage): object[] {
+    if (typeof m.timestamp === 'string') this.lastTimestamp = m.timestamp;
+    const lines: object[] = m.role === 'assistant' ? [this.assistantLine(m)] : this.userLines(m);
+    return m.after_compaction && m.sidechain !== true ? [this.compactBoundary(), ...lines] : lines;
+  }
+
+  /** The boundary a compaction leaves: the client resumes from the line after it. */
+  private compactBoundary(): object {
+    const logicalParent = this.lastMain;
+    const line = this.envelope('system', false, { subtype: 'compact_boundary', content: 'Conversation compacted', isMeta: false, level: 'info', compactMetadata: { trigger: 'manual' } });
+    line.parentUuid = null;
+    line.logicalParentUuid = logicalParent;
+    return line;
+  }
+
+  /** The lines that close the session: a summary carrying the title, anchored to the last line of the main chain. */
+  finish(): object[] {
+    if (this.session.title === undefined || this.lastMain === null) return [];
+    return [{ type: 'summary', summary: this.session.title, leafUuid: this.lastMain }];
+  }
+
+  private envelope(type: 'user' | 'assistant' | 'system', sidechain: boolean, body: Record<string, unknown>): Record<string, unknown> {
+    const uuid = uuidV5(this.options.sessionId, String(this.position++));
+    const line: Record<string, unknown> = {
+      parentUuid: sidechain ? this.lastSide : this.lastMain,
+      isSidechain: sidechain,
+      userType: 'external',
+      cwd: this.options.cwd ?? this.session.cwd ?? '/',
+      sessionId: this.options.sessionId,
+    };
+    if (this.session.version !== undefined) line.version = this.session.version;
+    line.gitBranch = this.session.git_branch ?? '';
+    line.type = type;
+    Object.assign(line, body);
+    line.uuid = uuid;
+    line.timestamp = this.lastTimestamp;
+    if (sidechain) this.lastSide = uuid;
+    else this.lastMain = uuid;
+    return line;
+  }
+
+  private assistantLine(m: CommonMessage): object {
+    const content: unknown[] = [];
+    for (const b of m.content) {
+      const native = this.assistantBlock(b);
+      if (native) content.push(native);
+    }
+    const message: Record<string, unknown> = {};
+    message.model = m.model ?? this.session.model ?? '<synthetic>';
+    message.id = m.id;
+    message.type = 'message';
+    message.role = 'assistant';
+    message.content = content;
+    message.stop_reason = m.stop_reason ?? null;
+    message.stop_sequence = null;
+    if (m.usage !== undefined) message.usage = m.usage;
+    return this.envelope('assistant', m.sidechain === true, { message });
+  }
+
+  private assistantBlock(b: Block): unknown {
+    switch (b.type) {
+      case 'text':
+        return { type: 'text', text: b.text };
+      case 'thinking':
+        return b.signature === undefined ? { type: 'thinking', thinking: b.thinking } : { type: 'thinking', thinking: b.thinking, signature: b.signature };
+      case 'redacted_thinking':
+        return { type: 'redacted_thinking', data: b.data };
+      case 'tool_use':
+        return { type: 'tool_use', id: b.id, name: b.name, input: objectInput(b.input) };
+      case 'artifact':
+        return { type: 'tool_use', id: b.id, name: 'Artifact', input: this.artifactInput(b) };
+      case 'image':
+        this.warnings.push(`message ${b.type} on an assistant message has no native form, left out`);
+        return null;
+      case 'tool_result':
+        this.warnings.push('a tool_result on an assistant message has no native form, left out');
+        return null;
+    }
+  }
+
+  private artifactInput(b: ArtifactBlock): Record<string, unknown> {
+    let path: string;
+    if (b.source.type === 'path') path = b.source.path;
+    else if (this.options.materialize) path = this.options.materialize(b);
+    else throw new Error(`artifact ${JSON.stringify(b.name)} has inline bytes: write the session with --install or --output so they have a place`);
+    const input: Record<string, unknown> = { file_path: path };
+    if (b.description !== undefined) input.description = b.description;
+    return input;
+  }
+
+  private userLines(m: CommonMessage): object[] {
+    const sidechain = m.sidechain === true;
+    const lines: object[] = [];
+    let pending: unknown[] = [];
+    const flush = () => {
+      if (pending.length === 0) return;
+      const first = pending[0] as { type: string; text?: string };
+      // A lone non-empty text is written as a string, as the CLI writes typed prompts.
+      const content = pending.length === 1 && first.type === 'text' && first.text !== '' ? first.text : pending;
+      lines.push(this.envelope('user', sidechain, { message: { role: 'user', content } }));
+      pending = [];
+    };
+    for (const b of m.content) {
+      if (isCommandUse(b)) {
+        flush();
+        const line = this.envelope('user', sidechain, { message: { role: 'user', content: commandBody(b) } });
+        this.commandLines.set(b.id, { uuid: line.uuid as string, shell: b.name === '!' });
+        lines.push(line);
+      } else if (b.type === 'tool_result' && this.commandLines.has(b.tool_use_id)) {
+        flush();
+        const command = this.commandLines.get(b.tool_use_id) as { uuid: string; shell: boolean };
+        this.commandLines.delete(b.tool_use_id);
+        const line = this.envelope('user', sidechain, { message: { role: 'user', content: outputBody(b, command.shell) } });
+        line.parentUuid = command.uuid;
+        lines.push(line);
+      } else if (b.type === 'tool_result') {
+        flush();
+        lines.push(this.envelope('user', sidechain, { message: { role: 'user', content: [toolResult(b)] } }));
+      } else if (b.type === 'text') {
+        pending.push({ type: 'text', text: b.text });
+      } else if (b.type === 'image') {
+        pending.push({ type: 'image', source: b.source });
+      } else {
+        this.warnings.push(`a ${b.type} block on a user message has no native form, left out`);
+      }
+    }
+    flush();
+    return lines;
+  }
+}
+
+/** A tool input as the API requires it: an object; anything else is wrapped as {"input": value}. */
+export function objectInput(input: unknown): Record<string, unknown> {
+  if (input && typeof input === 'object' && !Array.isArray(input)) return input as Record<string, unknown>;
+  return { input };
+}
+
+function toolResult(b: ToolResultBlock): Record<string, unknown> {
+  const out: Record<string, unknown> = { tool_use_id: b.tool_use_id, type: 'tool_result', content: resultContent(b.content) };
+  if (b.is_error) out.is_error = true;
+  return out;
+}
+
+/** Tool result content the client loads: a string or a block array; anything else as its compact JSON text. */
+export function resultContent(content: unknown): string | unknown[] {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content;
+  return content === undefined || content === null ? '' : JSON.stringify(content);
+}
+
+function commandBody(b: ToolUseBlock): string {
+  const input = b.input ?? {};
+  const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined ? undefined : JSON.stringify(v));
+  if (b.name === '!') return `<bash-input>${escapeEnvelope(str(input.args) ?? '')}</bash-input>`;
+  const message = str(input.message) ?? b.name.replace(/^\//, '');
+  let body = `<command-message>${escapeEnvelope(message)}</command-message>\n<command-name>${escapeEnvelope(b.name)}</command-name>`;
+  const args = str(input.args);
+  if (args !== undefined) body += `\n<command-args>${escapeEnvelope(args)}</command-args>`;
+  const contents = str(input.contents);
+  if (contents !== undefined) body += `\n<command-contents>${escapeEnvelope(contents)}</command-contents>`;
+  return body;
+}
+
+function outputBody(b: ToolResultBlock, shell: boolean): string {
+  const text = escapeEnvelope(typeof b.content === 'string' ? b.content : Array.isArray(b.content) ? b.content.map((x) => (x.type === 'text' ? x.text : '')).join('\n') : JSON.stringify(b.content));
+  if (shell) return b.is_error ? `<bash-stdout></bash-stdout><bash-stderr>${text}</bash-stderr>` : `<bash-stdout>${text}</bash-stdout><bash-stderr></bash-stderr>`;
+  const tag = b.is_error ? 'local-command-stderr' : 'local-command-stdout';
+  return `<${tag}>${text}</${tag}>`;
+}
