@@ -29,7 +29,7 @@ rewritten.
                      line.message.content[].text  ('[]' every element, '*' every member)
       --whole        rewrite envelope bodies whole too, tags and all
       --text         the input is plain text: escape each line as a string
-      --strict       exit 1 if any line was not JSON (or not UTF-8)
+      --strict       exit 1 if any line was not JSON, not UTF-8 or too deep
   -h, --help         this text        --version   the version
 Unchanged lines are written back byte for byte. See tx-escape(1).`;
 
@@ -46,7 +46,7 @@ function transformer(decode: boolean, escape: boolean, strip: boolean): (s: stri
 
 /**
  * Byte patterns without which no string of a JSON line can change: a tag name (its
- * letters could only hide behind a \\u escape), a \\u escape (ESC is always one in
+ * letters could only hide behind a \u escape), a \u escape (ESC is always one in
  * JSON), or a C1 control written raw (UTF-8 lead byte 0xC2).
  */
 function needles(markup: boolean, strip: boolean): Buffer[] {
