@@ -67,13 +67,16 @@ export class CommonToClaude {
 
   private envelope(type: 'user' | 'assistant' | 'system', sidechain: boolean, body: Record<string, unknown>): Record<string, unknown> {
     const uuid = uuidV5(this.options.sessionId, String(this.position++));
+    // A subagent's own transcript is one sidechain, under its parent's session id.
+    const parent = this.session.parent;
     const line: Record<string, unknown> = {
       parentUuid: sidechain ? this.lastSide : this.lastMain,
-      isSidechain: sidechain,
+      isSidechain: sidechain || parent !== undefined,
       userType: 'external',
       cwd: this.options.cwd ?? this.session.cwd ?? '/',
-      sessionId: this.options.sessionId,
+      sessionId: parent?.session ?? this.options.sessionId,
     };
+    if (parent?.agent_id !== undefined) line.agentId = parent.agent_id;
     if (this.session.version !== undefined) line.version = this.session.version;
     line.gitBranch = this.session.git_branch ?? '';
     line.type = type;

@@ -27,6 +27,14 @@ export function installTarget(configDir: string, cwd: string, id: string): Insta
   return { file: path.join(projectDir, `${id}.jsonl`), sessionDir: path.join(projectDir, id), cwd };
 }
 
+/** The install target of a subagent transcript: <project>/<parent id>/subagents/agent-<agent id>.jsonl. */
+export function subagentTarget(configDir: string, cwd: string, parentId: string, agentId: string): InstallTarget {
+  const parent = installTarget(configDir, cwd, parentId);
+  if (!/^[A-Za-z0-9_-]{1,128}$/.test(agentId)) throw new UnsafePath(`agent id ${JSON.stringify(agentId)} is not a plain name`);
+  const base = path.join(parent.sessionDir, 'subagents', `agent-${agentId}`);
+  return { file: `${base}.jsonl`, sessionDir: base, cwd };
+}
+
 /** A temporary file beside `file`, to be linked into place by commitFile. */
 export function temporaryFor(file: string): string {
   mkdirSync(path.dirname(file), { recursive: true });
@@ -50,18 +58,19 @@ export function sessionExists(target: InstallTarget): boolean {
 
 /**
  * Write `bytes` as `name` beneath `dir`, refusing names that are absolute, climb out
- * with `..`, or pass through a symbolic link; never overwrites. Returns the path written.
+ * with `..`, or pass through a symbolic link (in `name`, or in `dir` below the trusted
+ * directory `trusted`); never overwrites. Returns the path written.
  */
-export function writeBeneath(dir: string, name: string, bytes: Buffer): string {
+export function writeBeneath(trusted: string, dir: string, name: string, bytes: Buffer): string {
   const parts = name.split(/[\\/]+/).filter((p) => p !== '' && p !== '.');
   if (path.isAbsolute(name) || /^[a-zA-Z]:/.test(name)) throw new UnsafePath(`artifact path ${JSON.stringify(name)} is absolute`);
   if (parts.length === 0) throw new UnsafePath(`artifact path ${JSON.stringify(name)} names no file`);
   if (parts.includes('..')) throw new UnsafePath(`artifact path ${JSON.stringify(name)} leaves the session directory`);
   if (parts.some((p) => p.includes('\0'))) throw new UnsafePath(`artifact path ${JSON.stringify(name)} holds a NUL byte`);
-  if (existsSync(dir) && lstatSync(dir).isSymbolicLink()) throw new UnsafePath(`session directory ${dir} is a symbolic link`);
-  mkdirSync(dir, { recursive: true });
-  let at = dir;
-  for (const part of parts.slice(0, -1)) {
+  const below = path.relative(trusted, dir).split(path.sep).filter(Boolean);
+  if (below.includes('..')) throw new UnsafePath(`${dir} is not beneath ${trusted}`);
+  let at = trusted;
+  for (const part of [...below, ...parts.slice(0, -1)]) {
     at = path.join(at, part);
     try {
       if (lstatSync(at).isSymbolicLink()) throw new UnsafePath(`artifact path ${JSON.stringify(name)} passes through a symbolic link`);

@@ -1,9 +1,9 @@
 // tx-native: records back to the native lines they came from, byte for byte; and a
 // Common stream written as Claude Code sessions, on stdout or installed for resume.
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CommonToClaude } from '../claude-code/from-common.js';
-import { commitFile, installTarget, sessionExists, temporaryFor, UnsafePath, writeBeneath, type InstallTarget } from '../claude-code/install.js';
+import { commitFile, installTarget, sessionExists, subagentTarget, temporaryFor, UnsafePath, writeBeneath, type InstallTarget } from '../claude-code/install.js';
 import { configDir } from '../claude-code/store.js';
 import { isUuid, TXCRIPT_NAMESPACE, uuidV5 } from '../claude-code/uuid.js';
 import type { ArtifactBlock, CommonMessage, CommonSession } from '../common.js';
@@ -41,6 +41,8 @@ interface OpenSession {
   target?: InstallTarget;
   temporary?: string;
   stream?: NodeJS.WritableStream & { close(cb?: () => void): void };
+  /** For a subagent transcript: its .meta.json document. */
+  meta?: Record<string, unknown>;
 }
 
 function shellQuote(s: string): string {
@@ -68,7 +70,12 @@ async function main(ctx: Context): Promise<void> {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new ToolError(`${current.target.file} already exists: not overwritten (choose another --session-id)`);
         throw err;
       }
-      ctx.note(`installed ${current.target.file}\n  continue it with: cd ${shellQuote(current.target.cwd)} && claude --resume ${current.id}`);
+      if (current.meta) writeFileSync(current.target.file.replace(/\.jsonl$/, '.meta.json'), JSON.stringify(current.meta) + '\n', { flag: 'wx' });
+      ctx.note(
+        current.meta
+          ? `installed subagent transcript ${current.target.file}`
+          : `installed ${current.target.file}\n  continue it with: cd ${shellQuote(current.target.cwd)} && claude --resume ${current.id}`,
+      );
     }
   };
 
@@ -87,7 +94,9 @@ async function main(ctx: Context): Promise<void> {
     const cwd = path.resolve(ctx.proc.cwd(), args.cwd ?? session.cwd ?? ctx.proc.cwd());
     let target: InstallTarget;
     try {
-      target = installTarget(path.resolve(ctx.proc.cwd(), config), cwd, id);
+      const root = path.resolve(ctx.proc.cwd(), config);
+      const parent = session.parent;
+      target = parent ? subagentTarget(root, cwd, parent.session, parent.agent_id ?? id) : installTarget(root, cwd, id);
     } catch (err) {
       if (err instanceof UnsafePath) throw new ToolError(err.message);
       throw err;
@@ -98,13 +107,17 @@ async function main(ctx: Context): Promise<void> {
     const materialize = (artifact: ArtifactBlock) => {
       const bytes = artifact.source.type === 'base64' ? Buffer.from(artifact.source.data, 'base64') : Buffer.from(artifact.source.type === 'text' ? artifact.source.text : '');
       try {
-        return writeBeneath(target.sessionDir, `artifacts/${artifact.name}`, bytes);
+        return writeBeneath(path.dirname(target.file), path.join(target.sessionDir, 'artifacts'), artifact.name, bytes);
       } catch (err) {
         if (err instanceof UnsafePath) throw new ToolError(err.message);
         throw err;
       }
     };
     open = { writer: new CommonToClaude(session, { sessionId: id, cwd, materialize }), out: new Output(stream), id, target, temporary, stream };
+    if (session.parent) {
+      const p = session.parent;
+      open.meta = { ...(p.agent_type ? { agentType: p.agent_type } : {}), ...(p.description ? { description: p.description } : {}), ...(p.tool_use_id ? { toolUseId: p.tool_use_id } : {}) };
+    }
   };
 
   try {
