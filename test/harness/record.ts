@@ -5,6 +5,7 @@
  * (the config dir's projects/) into fixtures/recorded/<scenario>/projects/.
  *
  *   node build/test/harness/record.js [--out DIR] [SCENARIO…]     (npm run record)
+ *   node build/test/harness/record.js --readme     (only regenerate fixtures/recorded/README.md)
  */
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -497,7 +498,7 @@ export function missingExpectations(sc: Scenario, dir: string): string[] {
   return sc.expects.filter((e) => !have.has(e));
 }
 
-const list = (s: Set<string>) => [...s].sort().join(', ') || '—';
+const list = (s: Set<string>) => [...s].sort().map((x) => '`' + x + '`').join(', ') || '—';
 
 const NOTES = `## Notes
 
@@ -584,10 +585,16 @@ function readme(outRoot: string): string {
 
 async function main(args: string[]): Promise<number> {
   let outRoot = path.join(repoRoot(), 'fixtures', 'recorded');
+  let readmeOnly = false;
   const argv: string[] = [];
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--out' && args[i + 1]) outRoot = path.resolve(args[++i]!);
+    else if (args[i] === '--readme') readmeOnly = true;
     else argv.push(args[i]!);
+  }
+  if (readmeOnly) {
+    writeFileSync(path.join(outRoot, 'README.md'), readme(outRoot));
+    return 0;
   }
   const wanted = argv.length ? argv : scenarios.map((s) => s.name);
   const unknown = wanted.filter((w) => !scenarios.some((s) => s.name === w));
