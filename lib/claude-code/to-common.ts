@@ -42,7 +42,7 @@ export interface ToCommonOptions {
    * Called right after the compact summary was emitted, with the uuids of the lines the
    * compaction kept (its preserved segment): the client puts those messages back there.
    */
-  preserved?(uuids: Set<string>): void;
+  preserved?(uuids: Set<string>, anchor: string): void;
 }
 
 // Unanswered commands kept for pairing; a command whose output never came (a prompt
@@ -65,6 +65,8 @@ class Merger {
   assistantLine(id: string, uuid: string, line: any, blocks: Block[]): void {
     const message = line.message;
     if (this.assistant && this.assistant.id === id) {
+      // A resumed session can write a line again under its own uuid: the client keeps one.
+      if (this.assistantUuids.includes(uuid)) return;
       this.assistant.content.push(...blocks);
     } else {
       this.flush();
@@ -87,13 +89,12 @@ class Merger {
    * assistant message they answer, so they wait beside it; anything else closes it.
    */
   userBlocks(id: string, timestamp: unknown, blocks: Block[], onlyResults: boolean): void {
-    if (blocks.length === 0) return;
+    if (blocks.length === 0 || this.userUuids.includes(id)) return;
     if (!onlyResults && this.assistant) {
       this.emitIfFull(this.assistant, this.assistantUuids);
       this.assistant = null;
     }
     if (!this.user) {
-      this.userUuids = [];
       const m: CommonMessage = { type: 'message', id, role: 'user', content: [] };
       if (typeof timestamp === 'string') m.timestamp = timestamp;
       if (this.sidechain) m.sidechain = true;
@@ -109,6 +110,7 @@ class Merger {
     if (this.user) this.emitIfFull(this.user, this.userUuids);
     this.assistant = null;
     this.user = null;
+    this.userUuids = [];
   }
 
   private emitIfFull(m: CommonMessage, uuids: string[]): void {
@@ -212,7 +214,11 @@ export class ClaudeToCommon {
       merger = this.side;
     }
     const uuid = typeof line.uuid === 'string' && line.uuid !== '' ? line.uuid : `line-${n}`;
+    // A line that starts a chain of its own (an older CLI's compaction summary) starts a new message.
+    if (line.parentUuid === null && merger.user) merger.flush();
     if (line.type === 'assistant') {
+      // The client writes API errors as assistant lines; no model wrote them and the client does not send them back.
+      if (line.isApiErrorMessage === true) return;
       const id = typeof line.message.id === 'string' && line.message.id !== '' ? line.message.id : uuid;
       merger.assistantLine(id, uuid, line, blocksOf(line.message.content, 'assistant'));
       return;
@@ -230,7 +236,7 @@ export class ClaudeToCommon {
     if (this.anchor && this.anchor.uuid === uuid && merger === this.main) {
       // The kept messages go right after the summary, before anything that follows it.
       merger.flush();
-      this.options.preserved?.(this.anchor.uuids);
+      this.options.preserved?.(this.anchor.uuids, uuid);
       this.anchor = null;
     }
   }
@@ -343,7 +349,10 @@ function blockOf(b: any, role: 'user' | 'assistant'): Block | null {
   if (!b || typeof b !== 'object') return null;
   switch (b.type) {
     case 'text':
-      return typeof b.text === 'string' ? { type: 'text', text: b.text } : null;
+      if (typeof b.text !== 'string') return null;
+      // A streamed reply can open with a text block of blank lines; the client drops such blocks when it rebuilds the conversation.
+      if (role === 'assistant' && b.text.trim() === '') return null;
+      return { type: 'text', text: b.text };
     case 'thinking':
       if (typeof b.thinking !== 'string') return null;
       return typeof b.signature === 'string' ? { type: 'thinking', thinking: b.thinking, signature: b.signature } : { type: 'thinking', thinking: b.thinking };

@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync, statSync, createReadStream } from 'node:fs';
 import path from 'node:path';
 import type { CommonMessage, CommonSession } from '../common.js';
+import { ActiveChain } from '../claude-code/active-chain.js';
 import { ClaudeToCommon, type SessionFacts } from '../claude-code/to-common.js';
 import { splitLines } from '../core/lines.js';
 import { readRecordStream } from '../core/records.js';
@@ -29,10 +30,6 @@ Turn records (from tx-parse) into the Common stream: for each session a
   -h, --help     this text        --version   the version
 See tx-common(1).`;
 
-// Where each of the latest messages lies in the spool, to put back a compaction's
-// preserved segment (the last few messages before it) under --active.
-const RECENT_MESSAGES = 1024;
-
 // A .meta.json beside a subagent transcript is a few hundred bytes; a larger one is not what we know.
 const META_LIMIT = 1 << 20;
 
@@ -43,8 +40,8 @@ interface OpenSession {
   activeFrom: number;
   /** A sessionId seen on this session's user or assistant lines (to notice the next session on stdin). */
   sessionId?: string;
-  /** Under --active: the latest messages' line uuids and byte ranges in the spool. */
-  recent: { uuids: string[]; start: number; end: number }[];
+  /** Under --active: the parent links and where each message lies, to keep the resumed chain. */
+  chain: ActiveChain | null;
 }
 
 /** Writes the Common stream of a sequence of records, one session after another. */
@@ -89,6 +86,7 @@ class CommonWriter {
     const session = this.session ?? this.open(src);
     if ((line.type === 'user' || line.type === 'assistant') && typeof line.sessionId === 'string' && line.sessionId !== '') session.sessionId ??= line.sessionId;
     session.conv.push(line, view.header.n ?? n);
+    session.chain?.line(line, line.isSidechain !== true || session.conv.facts.subagent === true);
   }
 
   /** Finish the last session and report what was skipped. */
@@ -125,25 +123,24 @@ class CommonWriter {
     const session: OpenSession = {
       src,
       activeFrom: 0,
-      recent: [],
+      chain: active ? new ActiveChain() : null,
       conv: new ClaudeToCommon({
         sidechains: this.ctx.args.sidechains === true,
         emit: (m: CommonMessage, uuids: string[]) => {
           const start = this.spool.size;
           this.spool.write(JSON.stringify(m) + '\n');
-          if (!active || m.sidechain) return;
-          session.recent.push({ uuids, start, end: this.spool.size });
-          if (session.recent.length > RECENT_MESSAGES) session.recent.shift();
+          if (!m.sidechain) session.chain?.message(start, this.spool.size, uuids);
         },
         compacted: () => {
           session.activeFrom = this.spool.size;
         },
-        preserved: (uuids: Set<string>) => {
-          if (!active) return;
-          const hits = session.recent.filter((r) => r.start < session.activeFrom && r.uuids.some((u) => uuids.has(u)));
+        preserved: (uuids: Set<string>, anchor: string) => {
+          const hits = session.chain?.find(uuids, session.activeFrom) ?? [];
           if (hits.length === 0) return;
           // The segment is contiguous: from its first message to its last.
+          const start = this.spool.size;
           this.spool.write(this.spool.slice(hits[0].start, hits[hits.length - 1].end));
+          session.chain?.message(start, this.spool.size, [], anchor);
         },
       }),
     };
@@ -158,7 +155,12 @@ class CommonWriter {
     try {
       s.conv.finish();
       await this.ctx.out.writeJson(sessionLine(s.conv.facts, s.src));
-      for (const piece of this.spool.read(this.ctx.args.active ? s.activeFrom : 0)) await this.ctx.out.write(piece);
+      const ranges = s.chain?.select();
+      if (ranges) {
+        for (const r of ranges) for (const piece of this.spool.range(r.start, r.end)) await this.ctx.out.write(piece);
+      } else {
+        for (const piece of this.spool.read(this.ctx.args.active ? s.activeFrom : 0)) await this.ctx.out.write(piece);
+      }
     } finally {
       this.spool.clear();
     }

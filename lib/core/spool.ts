@@ -58,17 +58,20 @@ export class Spool {
     }
   }
 
-  /** A copy of the held bytes from `start` to `end` (a small range: it is built in memory). */
-  slice(start: number, end: number): Buffer {
-    const pieces: Buffer[] = [];
+  /** The held bytes from `start` to `end`, in pieces of at most 64 KB. */
+  *range(start: number, end: number): Generator<Buffer> {
     let size = 0;
     for (const piece of this.read(start)) {
       const want = Math.min(piece.length, end - start - size);
-      if (want <= 0) break;
-      pieces.push(Buffer.from(piece.subarray(0, want)));
+      if (want <= 0) return;
+      yield want === piece.length ? piece : piece.subarray(0, want);
       size += want;
     }
-    return Buffer.concat(pieces, size);
+  }
+
+  /** A copy of the held bytes from `start` to `end` (a small range: it is built in memory). */
+  slice(start: number, end: number): Buffer {
+    return Buffer.concat([...this.range(start, end)].map((p) => Buffer.from(p)));
   }
 
   /** Forget everything held and remove the temporary file. */
