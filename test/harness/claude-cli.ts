@@ -5,7 +5,7 @@
  * own home directory or a real credential.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, openSync, readSync, closeSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, openSync, readSync, closeSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -79,16 +79,45 @@ export function claudeInstalled(): boolean {
   return installedVersion(dir) === CLI_VERSION && findBinary(dir) !== null;
 }
 
-/** Install the pinned CLI into the cache if needed; return its native binary's path. */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Install the pinned CLI into the cache if needed; return its native binary's
+ * path. Test files run in parallel, so the install holds a lock (a folder made
+ * atomically) and others wait for it.
+ */
 export function claudeBinary(): string {
   const dir = cacheDir();
-  if (installedVersion(dir) !== CLI_VERSION || findBinary(dir) === null) {
+  const ready = () => installedVersion(dir) === CLI_VERSION && findBinary(dir) !== null;
+  if (!ready()) {
     mkdirSync(dir, { recursive: true });
-    const r = spawnSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--no-save', `${CLI_PACKAGE}@${CLI_VERSION}`], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      encoding: 'utf8',
-    });
-    if (r.status !== 0) throw new Error(`npm install ${CLI_PACKAGE}@${CLI_VERSION} failed:\n${r.stderr}`);
+    const lock = path.join(dir, '.install-lock');
+    for (;;) {
+      try {
+        mkdirSync(lock);
+        break;
+      } catch {
+        try {
+          if (Date.now() - statSync(lock).mtimeMs > 15 * 60_000) rmSync(lock, { recursive: true, force: true });
+        } catch {
+          // the lock went away meanwhile
+        }
+        sleepSync(1000);
+      }
+    }
+    try {
+      if (!ready()) {
+        const r = spawnSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--no-save', `${CLI_PACKAGE}@${CLI_VERSION}`], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+          encoding: 'utf8',
+        });
+        if (r.status !== 0) throw new Error(`npm install ${CLI_PACKAGE}@${CLI_VERSION} failed:\n${r.stderr}`);
+      }
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
   }
   const bin = findBinary(dir);
   if (bin === null) throw new Error(`no native claude binary found under ${dir}`);
