@@ -213,6 +213,8 @@ export class ClaudeToCommon {
       if (!this.options.sidechains) return;
       merger = this.side;
     }
+    // Messages go out in the order they began: a line of one chain ends the other chain's open messages.
+    (merger === this.main ? this.side : this.main).flush();
     const uuid = typeof line.uuid === 'string' && line.uuid !== '' ? line.uuid : `line-${n}`;
     // A line that starts a chain of its own (an older CLI's compaction summary) starts a new message.
     if (line.parentUuid === null && merger.user) merger.flush();
