@@ -3,7 +3,8 @@
 // records between them; records of kinds a question cannot match are never parsed;
 // --usage views and tx-stats agree on tokens.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
@@ -65,4 +66,13 @@ t.test('--usage views and tx-stats count the same tokens over the corpus', { ski
     );
   }
   t.equal(views.length, stats.reduce((a, s) => a + s.api_messages, 0), 'one view per API message');
+});
+
+t.test('a reader that goes away early ends tx-filter quietly with status 0', { skip: noCorpus }, async (t) => {
+  const node = process.execPath;
+  const script = `"${node}" "${bin('tx-parse')}" "$@" 2>/dev/null | "${node}" "${bin('tx-filter')}" --tool-calls --view 2>"$ERRFILE" | head -1 >/dev/null; echo "\${PIPESTATUS[1]}"`;
+  const errFile = join(mkdtempSync(join(tmpdir(), 'tx-filter-epipe-')), 'stderr');
+  const r = spawnSync('bash', ['-c', script, 'bash', ...files], { encoding: 'utf8', env: { ...process.env, ERRFILE: errFile } });
+  t.equal(r.stdout.trim(), '0', 'exit status 0');
+  t.equal(readFileSync(errFile, 'utf8'), '', 'nothing on stderr');
 });
