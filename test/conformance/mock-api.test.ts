@@ -103,3 +103,11 @@ t.test('a compaction request (asks for a detailed summary) goes to the compact s
   t.equal(JSON.parse(r.text).content[0].text, '<summary>s</summary>');
   t.equal(mock.requests[0]!.route, 'compact');
 });
+
+t.test('a request whose system billing header says cc_is_subagent=true goes to the subagent script', async (t) => {
+  const mock = await startMockApi({ subagent: [{ content: [{ type: 'text', text: 'sub' }] }] });
+  t.teardown(() => mock.close());
+  const system = [{ type: 'text', text: 'x-anthropic-billing-header: cc_version=2.1.328; cc_entrypoint=sdk-cli; cc_is_subagent=true;' }];
+  const r = await post(mock, '/v1/messages', { model: 'm', system, tools, messages: user('some task') });
+  t.equal(JSON.parse(r.text).content[0].text, 'sub');
+});

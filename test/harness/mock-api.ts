@@ -116,10 +116,12 @@ export function firstUserText(body: MessagesRequest): string {
 }
 
 /**
- * Default routing, from what Claude Code 2.1.328 sends: the main conversation's
- * system prompt says it is Claude Code and the request offers the Agent tool; a
- * subagent gets a system prompt without the main tool set; a compaction request
- * asks for a summary of the conversation; a title request asks for a title.
+ * Default routing, from what Claude Code 2.1.328 sends: a subagent's first user
+ * message is the prompt of the Agent call that spawned it (and its system
+ * prompt's billing header says `cc_is_subagent=true`); a compaction request ends
+ * with "Your task is to create a detailed summary of the conversation"; a title
+ * request (not seen with nonessential traffic off) asks for a title; a request
+ * without tools is a side request; everything else is the main conversation.
  */
 export function classifyRequest(body: MessagesRequest, agentPrompts: ReadonlySet<string> = new Set()): RequestRoute {
   const first = firstUserText(body);
@@ -127,8 +129,9 @@ export function classifyRequest(body: MessagesRequest, agentPrompts: ReadonlySet
   const sys = systemText(body.system);
   const last = lastUserText(body);
   const tools = (body.tools ?? []).map((t) => t?.name ?? '');
-  if (/summary of the conversation|summarize the conversation|create a detailed summary/i.test(last)) return 'compact';
+  if (/create a detailed summary of the conversation|summarize the conversation/i.test(last)) return 'compact';
   if (/generate a (concise|short)?\s*(session )?title|title for (this|the) (conversation|session)/i.test(sys + '\n' + last)) return 'title';
+  if (/cc_is_subagent=true/.test(sys)) return 'subagent';
   return tools.length === 0 ? 'side' : 'main';
 }
 
