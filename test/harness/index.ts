@@ -16,6 +16,8 @@
  *   {found: true, messages, system, request} | {found: false, output}: install the
  *   file into a fresh scratch store, run `claude -p --resume ID "next"`, and return
  *   the `messages` the CLI rebuilt, or found:false ("No conversation found…").
+ * - `runInteractive({home, cwd, baseUrl, sessionId, prompts, expectMainRequests, mock})`:
+ *   the interactive UI in a private tmux server, typing prompts/keys as the mock sees requests.
  * - `recordedFixtures()` → [{scenario, file, sessionId, kind}]: every .jsonl under
  *   fixtures/recorded/, `kind` "session" (a top-level session file the CLI can
  *   resume) or "subagent" (subagents/agent-*.jsonl).
@@ -32,6 +34,8 @@ export type { MockApi, MockScript, ScriptTurn, ScriptBlock, ScriptStep, Recorded
 export { runClaude, claudeBinary, claudeInstalled, claudeEnv, repoRoot, CLI_VERSION } from './claude-cli.js';
 export type { RunClaudeOptions, RunClaudeResult } from './claude-cli.js';
 export { resumeConversation, projectSlug, sessionFacts } from './oracle.js';
+export { runInteractive } from './interactive.js';
+export type { InteractiveOptions } from './interactive.js';
 export type { ResumeResult, ResumeOptions } from './oracle.js';
 
 /** One recorded fixture file. */
