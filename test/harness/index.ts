@@ -7,7 +7,9 @@
  *   a scripted Anthropic Messages API on 127.0.0.1 (SSE or JSON). `script.main` is
  *   the list of assistant turns ({content: blocks, stop_reason?, delayMs?}) for the
  *   main conversation; `subagent`, `compact`, `title`, `side` the same for other
- *   requests; anything unscripted answers "OK.". Every request is kept in `requests`.
+ *   requests (routed by `classifyRequest`); a turn with `error: {status, type, message}`
+ *   answers that HTTP error; anything unscripted answers "OK." (or `script.fallback`).
+ *   Every request is kept in `requests` ({route, body, answer}).
  * - `runClaude({args, home, cwd?, baseUrl, env?, timeoutMs?, stdin?})` →
  *   {code, signal, stdout, stderr, timedOut}: the pinned CLI (installed into
  *   .cache/claude-code/ on first use) under `env -i`, HOME and CLAUDE_CONFIG_DIR
