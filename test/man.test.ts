@@ -12,26 +12,31 @@ const pkg = JSON.parse(readFileSync(repo('package.json'), 'utf8'));
 const bins = Object.keys(pkg.bin) as string[];
 const pages = (pkg.man as string[]).map((m) => repo(m));
 
-/** The `$ ` command lines of a page's .EX blocks, with roff escapes undone. */
+/** The `$ ` command lines of a page's .EX blocks (a line ending in `|` goes on), with roff escapes undone. */
 function examples(roff: string): string[] {
   const out: string[] = [];
   let inExample = false;
+  let going = false;
   for (const line of roff.split('\n')) {
     if (line.startsWith('.EX')) inExample = true;
     else if (line.startsWith('.EE')) inExample = false;
-    else if (inExample && line.startsWith('$ ')) {
-      out.push(
-        line
-          .slice(2)
-          .replace(/\\-/g, '-')
-          .replace(/\\\(aq/g, "'")
-          .replace(/\\\(dq/g, '"')
-          .replace(/\\&/g, '')
-          .replace(/\\e/g, '\\'),
-      );
+    else if (inExample && (line.startsWith('$ ') || going)) {
+      const text = line.startsWith('$ ') ? line.slice(2) : line;
+      if (going) out[out.length - 1] += ' ' + unroff(text);
+      else out.push(unroff(text));
+      going = /\|\s*$/.test(text);
     }
   }
   return out;
+}
+
+function unroff(line: string): string {
+  return line
+    .replace(/\\-/g, '-')
+    .replace(/\\\(aq/g, "'")
+    .replace(/\\\(dq/g, '"')
+    .replace(/\\&/g, '')
+    .replace(/\\e/g, '\\');
 }
 
 t.test('every bin has a man page in package.json "man", and every listed page exists', async (t) => {
