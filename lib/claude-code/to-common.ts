@@ -34,6 +34,8 @@ export interface SessionFacts {
 export interface ToCommonOptions {
   /** Also convert sidechain lines (a subagent's conversation kept inside the main file); they get `sidechain: true`. */
   sidechains?: boolean;
+  /** The conversation as the client resumes it: put a compaction's preserved segment back after its summary. */
+  active?: boolean;
   /** Receives each finished message, in order, with the uuids of the lines it was made of. */
   emit(message: CommonMessage, uuids: string[]): void;
   /** Called at a compact boundary of the main chain, after every earlier message was emitted. */
@@ -55,14 +57,17 @@ class Merger {
   user: CommonMessage | null = null;
   private assistantUuids: string[] = [];
   private userUuids: string[] = [];
+  /** Where the open messages began (line sequence numbers), to put messages of two chains in order. */
+  private assistantStart = 0;
+  private userStart = 0;
 
   constructor(
-    private readonly emit: (m: CommonMessage, uuids: string[]) => void,
+    private readonly emit: (m: CommonMessage, uuids: string[], start: number) => void,
     private readonly sidechain: boolean,
   ) {}
 
   /** Add an assistant line: a line of the open message (same API id) or the start of a new one. */
-  assistantLine(id: string, uuid: string, line: any, blocks: Block[]): void {
+  assistantLine(seq: number, id: string, uuid: string, line: any, blocks: Block[]): void {
     const message = line.message;
     if (this.assistant && this.assistant.id === id) {
       // A resumed session can write a line again under its own uuid: the client keeps one.
@@ -71,6 +76,7 @@ class Merger {
     } else {
       this.flush();
       this.assistantUuids = [];
+      this.assistantStart = seq;
       const m: CommonMessage = { type: 'message', id, role: 'assistant', content: blocks };
       if (typeof line.timestamp === 'string') m.timestamp = line.timestamp;
       if (typeof message.model === 'string') m.model = message.model;
@@ -88,13 +94,14 @@ class Merger {
    * Add blocks of a user line. Tool results may arrive between the lines of the
    * assistant message they answer, so they wait beside it; anything else closes it.
    */
-  userBlocks(id: string, timestamp: unknown, blocks: Block[], onlyResults: boolean): void {
+  userBlocks(seq: number, id: string, timestamp: unknown, blocks: Block[], onlyResults: boolean): void {
     if (blocks.length === 0 || this.userUuids.includes(id)) return;
     if (!onlyResults && this.assistant) {
-      this.emitIfFull(this.assistant, this.assistantUuids);
+      this.emitIfFull(this.assistant, this.assistantUuids, this.assistantStart);
       this.assistant = null;
     }
     if (!this.user) {
+      this.userStart = seq;
       const m: CommonMessage = { type: 'message', id, role: 'user', content: [] };
       if (typeof timestamp === 'string') m.timestamp = timestamp;
       if (this.sidechain) m.sidechain = true;
@@ -106,15 +113,20 @@ class Merger {
 
   /** Emit what is open, assistant first (the user message always follows it). */
   flush(): void {
-    if (this.assistant) this.emitIfFull(this.assistant, this.assistantUuids);
-    if (this.user) this.emitIfFull(this.user, this.userUuids);
+    if (this.assistant) this.emitIfFull(this.assistant, this.assistantUuids, this.assistantStart);
+    if (this.user) this.emitIfFull(this.user, this.userUuids, this.userStart);
     this.assistant = null;
     this.user = null;
     this.userUuids = [];
   }
 
-  private emitIfFull(m: CommonMessage, uuids: string[]): void {
-    if (m.content.length > 0) this.emit(m, uuids);
+  /** Where the earliest open message began, or Infinity when none is open. */
+  openSince(): number {
+    return Math.min(this.assistant ? this.assistantStart : Infinity, this.user ? this.userStart : Infinity);
+  }
+
+  private emitIfFull(m: CommonMessage, uuids: string[], start: number): void {
+    if (m.content.length > 0) this.emit(m, uuids, start);
   }
 }
 
@@ -127,19 +139,35 @@ export class ClaudeToCommon {
   private readonly openCommands = new Map<string, string>();
   private seenConversation = false;
   private afterCompaction = false;
+  private started = false;
   /** The compact summary line the preserved segment of the last compaction follows, and that segment. */
   private anchor: { uuid: string; uuids: Set<string> } | null = null;
 
+  /** Finished messages waiting for an earlier-begun message of the other chain (only with sidechains). */
+  private pending: { m: CommonMessage; uuids: string[]; start: number }[] = [];
+  private seq = 0;
+
   constructor(private readonly options: ToCommonOptions) {
-    const emit = (m: CommonMessage, uuids: string[]) => {
+    const emit = (m: CommonMessage, uuids: string[], start: number) => {
       if (this.afterCompaction && !m.sidechain) {
         m.after_compaction = true;
         this.afterCompaction = false;
       }
-      options.emit(m, uuids);
+      this.pending.push({ m, uuids, start });
     };
     this.main = new Merger(emit, false);
     this.side = new Merger(emit, true);
+  }
+
+  // Messages go out in the order they began: one that ends while an earlier-begun message
+  // of the other chain is still open waits for it.
+  private release(all = false): void {
+    if (this.pending.length === 0) return;
+    const since = all ? Infinity : Math.min(this.main.openSince(), this.side.openSince());
+    this.pending.sort((x, y) => x.start - y.start);
+    let i = 0;
+    for (; i < this.pending.length && this.pending[i].start < since; i++) this.options.emit(this.pending[i].m, this.pending[i].uuids);
+    this.pending = this.pending.slice(i);
   }
 
   /** Take one parsed native line (`n` numbers lines that carry no uuid). */
@@ -153,10 +181,8 @@ export class ClaudeToCommon {
         return this.conversational(line, n);
       case 'system':
         if (line.subtype === 'compact_boundary' && line.isSidechain !== true) {
-          this.main.flush();
-          this.afterCompaction = true;
+          this.restart();
           this.anchor = preservedSegment(line.compactMetadata);
-          this.options.compacted?.();
         } else if (line.subtype === 'local_command' && typeof line.content === 'string') {
           this.conversational(line, n);
         }
@@ -177,10 +203,19 @@ export class ClaudeToCommon {
     }
   }
 
+  /** The conversation restarts (a compaction): emit what is open; the next message is marked after_compaction. */
+  private restart(): void {
+    this.main.flush();
+    this.release(true);
+    this.afterCompaction = true;
+    this.options.compacted?.();
+  }
+
   /** Emit whatever is still being merged (end of the session). */
   finish(): void {
     this.main.flush();
     this.side.flush();
+    this.release(true);
   }
 
   private noteFacts(line: any): void {
@@ -213,34 +248,41 @@ export class ClaudeToCommon {
       if (!this.options.sidechains) return;
       merger = this.side;
     }
-    // Messages go out in the order they began: a line of one chain ends the other chain's open messages.
-    (merger === this.main ? this.side : this.main).flush();
     const uuid = typeof line.uuid === 'string' && line.uuid !== '' ? line.uuid : `line-${n}`;
-    // A line that starts a chain of its own (an older CLI's compaction summary) starts a new message.
-    if (line.parentUuid === null && merger.user) merger.flush();
+    // A main-chain user line with no parent after the first restarts the conversation: an
+    // older CLI's compaction wrote its summary so, with no boundary line.
+    if (line.type === 'user' && line.parentUuid === null && merger === this.main && this.started && !this.afterCompaction) this.restart();
+    if (merger === this.main) this.started = true;
+    const seq = ++this.seq;
     if (line.type === 'assistant') {
       // The client writes API errors as assistant lines; no model wrote them and the client does not send them back.
       if (line.isApiErrorMessage === true) return;
       const id = typeof line.message.id === 'string' && line.message.id !== '' ? line.message.id : uuid;
-      merger.assistantLine(id, uuid, line, blocksOf(line.message.content, 'assistant'));
+      merger.assistantLine(seq, id, uuid, line, blocksOf(line.message.content, 'assistant'));
+      this.release();
       return;
     }
     const content = line.type === 'system' ? line.content : line.type === 'attachment' ? line.attachment.prompt : line.message.content;
     const body = envelopeBody(content);
     const parts = body === null ? null : parseEnvelope(body);
     if (parts) {
-      merger.userBlocks(uuid, line.timestamp, this.envelopeBlocks(parts, body as string, uuid, line.parentUuid), false);
+      merger.userBlocks(seq, uuid, line.timestamp, this.envelopeBlocks(parts, body as string, uuid, line.parentUuid), false);
+      this.release();
       return;
     }
     if (line.type === 'system') return;
     const blocks = blocksOf(content, 'user');
-    merger.userBlocks(uuid, line.timestamp, blocks, blocks.every((b) => b.type === 'tool_result'));
+    merger.userBlocks(seq, uuid, line.timestamp, blocks, blocks.every((b) => b.type === 'tool_result'));
     if (this.anchor && this.anchor.uuid === uuid && merger === this.main) {
-      // The kept messages go right after the summary, before anything that follows it.
-      merger.flush();
-      this.options.preserved?.(this.anchor.uuids, uuid);
+      if (this.options.active) {
+        // The kept messages go right after the summary, before anything that follows it.
+        merger.flush();
+        this.release(true);
+        this.options.preserved?.(this.anchor.uuids, uuid);
+      }
       this.anchor = null;
     }
+    this.release();
   }
 
   /** The blocks of a body made entirely of envelope markup: a command, its output, or nothing (the caveat). */

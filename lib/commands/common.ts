@@ -126,6 +126,7 @@ class CommonWriter {
       chain: active ? new ActiveChain() : null,
       conv: new ClaudeToCommon({
         sidechains: this.ctx.args.sidechains === true,
+        active,
         emit: (m: CommonMessage, uuids: string[]) => {
           const start = this.spool.size;
           this.spool.write(JSON.stringify(m) + '\n');

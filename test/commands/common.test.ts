@@ -1,0 +1,134 @@
+// tx-common end to end: each fixture of fixtures/common (one per row of the mapping
+// table) gives its hand-written expected stream; several sessions in one stream;
+// subagent transcripts and their parent; options and errors.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, cpSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { commonTool } from '../../lib/commands/common.js';
+import { parseTool } from '../../lib/commands/parse.js';
+import { pipeline, repo, runBin, runTool } from '../helpers.js';
+
+const lines = (b: Buffer) => b.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+
+/** tx-parse | tx-common, in process, on native bytes. */
+async function common(native: string | Buffer, args: string[] = []) {
+  const parsed = await runTool(parseTool, [], [native]);
+  const out = await runTool(commonTool, args, [parsed.stdout]);
+  return { ...out, lines: lines(out.stdout), stderr: parsed.stderr + out.stderr };
+}
+
+const FIXTURES = repo('fixtures', 'common');
+
+for (const name of readdirSync(FIXTURES).sort()) {
+  const dir = join(FIXTURES, name);
+  const about = existsSync(join(dir, 'README')) ? readFileSync(join(dir, 'README'), 'utf8').trim() : name;
+  t.test(`fixture ${name}: ${about}`, async (t) => {
+    const args = existsSync(join(dir, 'args')) ? readFileSync(join(dir, 'args'), 'utf8').trim().split(/\s+/) : [];
+    const r = await pipeline(readFileSync(join(dir, 'input.jsonl')), [
+      ['tx-parse', []],
+      ['tx-common', args],
+    ]);
+    const got = lines(r.stdout);
+    const want = lines(readFileSync(join(dir, 'expected.jsonl')));
+    t.equal(got.length, want.length, 'as many lines as expected');
+    for (let i = 0; i < Math.max(got.length, want.length); i++) t.same(got[i], want[i], `line ${i + 1}`);
+    if (existsSync(join(dir, 'expected.stderr'))) t.equal(r.stderrs.join(''), readFileSync(join(dir, 'expected.stderr'), 'utf8'), 'stderr');
+    else t.equal(r.stderrs.join(''), '', 'nothing on stderr');
+  });
+}
+
+const line = (o: object) => JSON.stringify(o) + '\n';
+const u = (sessionId: string, uuid: string, parentUuid: string | null, text: string) =>
+  line({ type: 'user', sessionId, uuid, parentUuid, timestamp: '2026-03-01T10:00:00.000Z', message: { role: 'user', content: text } });
+const a = (sessionId: string, uuid: string, parentUuid: string, id: string, text: string) =>
+  line({ type: 'assistant', sessionId, uuid, parentUuid, timestamp: '2026-03-01T10:00:01.000Z', message: { id, role: 'assistant', model: 'm', content: [{ type: 'text', text }] } });
+
+t.test('two sessions piped through stdin one after the other give two session lines, each before its own messages', async (t) => {
+  const r = await common(u('A', 'a1', null, 'one') + a('A', 'a2', 'a1', 'm1', 'ok') + u('B', 'b1', null, 'two') + a('B', 'b2', 'b1', 'm2', 'ok'));
+  t.same(
+    r.lines.map((l) => (l.type === 'session' ? `session ${l.id}` : l.id)),
+    ['session A', 'a1', 'm1', 'session B', 'b1', 'm2'],
+  );
+});
+
+t.test('a resumed file whose first line carries the older sessionId stays one session (that line continues no chain of its own)', async (t) => {
+  const r = await common(u('OLD', 'x1', null, 'one') + a('NEW', 'x2', 'x1', 'm1', 'ok') + u('NEW', 'x3', 'x2', 'two'));
+  t.same(r.lines.filter((l) => l.type === 'session').map((l) => l.id), ['OLD']);
+  t.equal(r.lines.length, 4);
+});
+
+t.test('each file named is a session; an empty sessionId falls back to the file stem, and src names the file', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tx-common-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const f1 = join(dir, 'stem-one.jsonl');
+  const f2 = join(dir, 'stem-two.jsonl');
+  writeFileSync(f1, u('', 'p1', null, 'hi') + a('', 'p2', 'p1', 'm1', 'ok'));
+  writeFileSync(f2, u('S2', 'q1', null, 'hi'));
+  const parsed = await runBin('tx-parse', [f1, f2]);
+  const r = await runBin('tx-common', [], parsed.stdout);
+  const sessions = lines(r.stdout).filter((l) => l.type === 'session');
+  t.same(sessions.map((s) => [s.id, s.src]), [['stem-one', f1], ['S2', f2]]);
+});
+
+t.test('a subagent transcript is a session of its own linked to the tool call that spawned it (.meta.json), and --subagents reads them after their session', async (t) => {
+  const root = repo('fixtures', 'recorded', 'subagent', 'projects');
+  if (!existsSync(root)) {
+    t.plan(0, 'no recorded subagent fixture');
+    return;
+  }
+  const project = join(root, readdirSync(root)[0]);
+  const main = readdirSync(project).find((f) => f.endsWith('.jsonl')) as string;
+  const dir = mkdtempSync(join(tmpdir(), 'tx-common-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  cpSync(project, dir, { recursive: true });
+  const file = join(dir, main);
+  const subDir = join(dir, main.replace(/\.jsonl$/, ''), 'subagents');
+  const agentFile = readdirSync(subDir).find((f) => f.endsWith('.jsonl')) as string;
+  const meta = JSON.parse(readFileSync(join(subDir, agentFile.replace(/\.jsonl$/, '.meta.json')), 'utf8'));
+  const parsed = await runBin('tx-parse', [file]);
+  const r = await runBin('tx-common', ['--subagents'], parsed.stdout);
+  t.equal(r.status, 0);
+  const sessions = lines(r.stdout).filter((l) => l.type === 'session');
+  t.equal(sessions.length, 2, 'the session, then its subagent');
+  const [parent, child] = sessions;
+  t.equal(child.id, agentFile.replace(/\.jsonl$/, ''), 'the subagent session is named after its file');
+  t.equal(child.parent.session, parent.id, 'parent.session is the spawning session');
+  t.equal(child.parent.tool_use_id, meta.toolUseId, 'parent.tool_use_id from .meta.json');
+  t.equal(child.parent.agent_type, meta.agentType);
+  t.equal(child.parent.description, meta.description);
+  const spawning = lines(r.stdout).filter((l) => l.type === 'message').flatMap((m) => m.content).find((b: any) => b.type === 'tool_use' && b.id === meta.toolUseId);
+  t.equal(spawning?.tool?.kind, 'agent', 'the spawning call is in the parent session with an agent view');
+});
+
+t.test('invalid lines are counted once per source on stderr, and --strict makes them exit 1', async (t) => {
+  const bad = u('S', 'v1', null, 'hi') + 'not json\nnot json either\n';
+  const parsed = await runTool(parseTool, [], [bad]);
+  const r = await runTool(commonTool, [], [parsed.stdout]);
+  t.equal(r.status, 0);
+  t.equal(r.stderr, 'tx-common: stdin: 2 invalid lines skipped\n');
+  const strict = await runTool(commonTool, ['--strict'], [parsed.stdout]);
+  t.equal(strict.status, 1);
+  const notRecords = await runTool(commonTool, [], [u('S', 'v1', null, 'native, not a record')]);
+  t.equal(notRecords.stderr, 'tx-common: stdin: 1 invalid line skipped\n', 'a native line that is not a record counts as invalid');
+});
+
+t.test('no input gives no output; an unknown option exits 2; --help exits 0', async (t) => {
+  const empty = await runTool(commonTool, [], ['']);
+  t.same([empty.status, empty.stdout.length, empty.stderr], [0, 0, '']);
+  const unknown = await runTool(commonTool, ['--nope'], ['']);
+  t.equal(unknown.status, 2);
+  t.match(unknown.stderr, /unknown option --nope/);
+  const help = await runTool(commonTool, ['--help'], ['']);
+  t.equal(help.status, 0);
+  t.match(help.stdout.toString(), /--active/);
+});
+
+t.test('a session larger than the in-memory spool limit comes out whole and in order (the spool goes to a temporary file)', async (t) => {
+  const big = 'x'.repeat(200_000);
+  let native = u('BIG', 'g0', null, 'start');
+  for (let i = 1; i <= 40; i++) native += a('BIG', `g${i}a`, `g${i - 1}`, `m${i}`, big) + u('BIG', `g${i}`, `g${i}a`, `prompt ${i}`);
+  const r = await common(native);
+  t.equal(r.lines.length, 1 + 1 + 80, 'session line and every message');
+  t.same(r.lines.filter((l) => l.role === 'user').map((l) => l.content[0].text).slice(-2), ['prompt 39', 'prompt 40']);
+});

@@ -1,0 +1,34 @@
+// The spool: bytes held back in memory, then in a temporary file, read back exactly.
+import { existsSync } from 'node:fs';
+import t from 'tap';
+import { Spool } from '../../lib/core/spool.js';
+
+const all = (it: Iterable<Buffer>) => Buffer.concat([...it]).toString();
+
+t.test('bytes read back the same from any offset, in memory and after spilling to a file', async (t) => {
+  for (const limit of [1 << 20, 8]) {
+    const spool = new Spool(limit);
+    const parts = ['alpha\n', 'beta\n', 'gamma\n', 'x'.repeat(200_000) + '\n'];
+    for (const p of parts) spool.write(p);
+    const text = parts.join('');
+    t.equal(spool.size, Buffer.byteLength(text), `size (limit ${limit})`);
+    for (const from of [0, 1, 6, 7, 15, text.length - 1, text.length]) t.equal(all(spool.read(from)), text.slice(from), `read from ${from} (limit ${limit})`);
+    t.equal(spool.slice(6, 11).toString(), 'beta\n', `slice (limit ${limit})`);
+    t.equal(all(spool.range(0, 6)), 'alpha\n', `range (limit ${limit})`);
+    spool.clear();
+    t.equal(spool.size, 0);
+    t.equal(all(spool.read()), '');
+  }
+});
+
+t.test('clear removes the temporary file', async (t) => {
+  const spool = new Spool(4);
+  spool.write('more than four bytes');
+  const dir = (spool as any).dir as string;
+  t.ok(dir && existsSync(dir), 'spilled to a temporary folder');
+  spool.clear();
+  t.notOk(existsSync(dir), 'gone after clear');
+  spool.write('again, more than four');
+  t.equal(all(spool.read()), 'again, more than four', 'usable after clear');
+  spool.clear();
+});
