@@ -57,10 +57,19 @@ function isClaude(rec: RecordView): boolean {
   return rec.header.harness === 'claude-code';
 }
 
+// A record's kind comes from whoever wrote it; the line is only trusted to be an object once checked.
+function objectLine(rec: RecordView): any {
+  const line = rec.value();
+  return line && typeof line === 'object' && !Array.isArray(line) ? line : null;
+}
+
 /** A question whose match is simply "has views". */
 function stateless(name: string, kinds: Kind[], views: (rec: RecordView, line: any) => View[]): Question {
   const kindSet = new Set(kinds);
-  const viewsOf = (rec: RecordView) => (isClaude(rec) && kindSet.has(rec.header.kind) ? views(rec, rec.value()) : []);
+  const viewsOf = (rec: RecordView) => {
+    const line = isClaude(rec) && kindSet.has(rec.header.kind) ? objectLine(rec) : null;
+    return line ? views(rec, line) : [];
+  };
   return { name, kinds: kindSet, match: (rec) => viewsOf(rec).length > 0, views: viewsOf };
 }
 
@@ -77,8 +86,8 @@ export function humanPrompts(o: QuestionOptions): Question {
     // The classification is the record's kind: tx-parse already applied the rules.
     match: (rec) => isClaude(rec) && kinds.has(rec.header.kind),
     views(rec) {
-      if (!isClaude(rec) || !kinds.has(rec.header.kind)) return [];
-      const line = rec.value();
+      const line = isClaude(rec) && kinds.has(rec.header.kind) ? objectLine(rec) : null;
+      if (!line) return [];
       if (line.type === 'attachment') {
         const prompt = line.attachment?.prompt;
         const text = typeof prompt === 'string' ? prompt : contentText(prompt);
@@ -239,10 +248,9 @@ export function usage(): Question {
   return {
     name: 'usage',
     kinds,
-    match: (rec) => isClaude(rec) && kinds.has(rec.header.kind) && messageUsage(rec.value()) !== null,
+    match: (rec) => isClaude(rec) && kinds.has(rec.header.kind) && messageUsage(objectLine(rec)) !== null,
     views(rec) {
-      if (!isClaude(rec) || !kinds.has(rec.header.kind)) return [];
-      const line = rec.value();
+      const line = isClaude(rec) && kinds.has(rec.header.kind) ? objectLine(rec) : null;
       const u = messageUsage(line);
       if (!u) return [];
       const chain = `${rec.header.src ?? ''}\0${line.sessionId ?? ''}\0${line.agentId ?? ''}\0${line.isSidechain === true}`;
@@ -282,8 +290,8 @@ export function modes(): Question {
   const kinds = new Set<Kind>(['assistant', 'meta']);
   const last = new Map<string, string>();
   const change = (rec: RecordView): { type: string; value: string; previous: string | null } | null => {
-    if (!isClaude(rec) || !kinds.has(rec.header.kind)) return null;
-    const line = rec.value();
+    const line = isClaude(rec) && kinds.has(rec.header.kind) ? objectLine(rec) : null;
+    if (!line) return null;
     let type: string;
     let value: unknown;
     if (line.type === 'assistant') [type, value] = ['effort', line.effort];

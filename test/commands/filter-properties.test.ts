@@ -76,3 +76,18 @@ t.test('a reader that goes away early ends tx-filter quietly with status 0', { s
   t.equal(r.stdout.trim(), '0', 'exit status 0');
   t.equal(readFileSync(errFile, 'utf8'), '', 'nothing on stderr');
 });
+
+t.test('a record whose kind does not fit its line (written by another program) neither stops tx-filter nor tx-stats', async (t) => {
+  const kinds = ['prompt', 'queued-prompt', 'assistant', 'tool-result', 'hook', 'progress', 'compact', 'meta'];
+  const odd = kinds.flatMap((kind, i) => ['null', '[1]', '"text"', '{}'].map((line, j) => `{"harness":"claude-code","n":${i * 4 + j + 1},"kind":"${kind}","line":${line}}\n`)).join('');
+  for (const q of QUESTIONS) {
+    for (const mode of [[], ['--view']]) {
+      const r = run('tx-filter', [`--${q}`, ...mode], odd);
+      t.equal(r.status, 0, `--${q} ${mode.join(' ')}: exit 0`);
+      t.equal(r.stderr.toString(), '', `--${q} ${mode.join(' ')}: no complaint`);
+    }
+  }
+  const stats = run('tx-stats', [], odd);
+  t.equal(stats.status, 0, 'tx-stats: exit 0');
+  t.equal(stats.stderr.toString(), '', 'tx-stats: no complaint');
+});
