@@ -132,3 +132,44 @@ t.test('a session larger than the in-memory spool limit comes out whole and in o
   t.equal(r.lines.length, 1 + 1 + 80, 'session line and every message');
   t.same(r.lines.filter((l) => l.role === 'user').map((l) => l.content[0].text).slice(-2), ['prompt 39', 'prompt 40']);
 });
+
+t.test('lines of every known type with fields of every odd shape never crash it, in any mode', async (t) => {
+  const odd: unknown[] = [null, 1, 'x', [], {}, [null], [{ type: 'tool_use' }], [{ type: 'tool_result', content: { a: 1 } }], [{ type: 'text', text: 5 }], [{ type: 'image', source: null }], '<command-name>', '<local-command-stdout>x</local-command-stdout>', '<command-name>/x</command-name><command-args>a</command-args>'];
+  let native = '';
+  let n = 0;
+  for (const type of ['user', 'assistant', 'system', 'attachment', 'summary', 'custom-title', 'agent-name', 'unknown']) {
+    for (const v of odd) {
+      n++;
+      native += line({
+        type,
+        uuid: `u${n}`,
+        parentUuid: n % 3 ? `u${n - 1}` : null,
+        sessionId: n % 5 ? 's' : v,
+        message: { id: v, content: v, model: v, usage: v, stop_reason: v },
+        content: v,
+        subtype: n % 2 ? 'local_command' : 'compact_boundary',
+        compactMetadata: { preservedMessages: { anchorUuid: `u${n + 1}`, uuids: v } },
+        attachment: { type: 'queued_command', prompt: v },
+        summary: v,
+        customTitle: v,
+        agentName: v,
+        isSidechain: n % 4 === 0,
+        timestamp: v,
+      });
+      native += line({ type, message: v, uuid: v, parentUuid: v });
+    }
+  }
+  for (const args of [[], ['--active'], ['--sidechains'], ['--active', '--sidechains']]) {
+    const r = await common(native, args);
+    t.equal(r.status, 0, `${args.join(' ') || 'default'}: exit 0`);
+    t.notMatch(r.stderr, /internal error/, `${args.join(' ') || 'default'}: no internal error`);
+    t.equal(r.lines[0]?.type, 'session', `${args.join(' ') || 'default'}: a session line`);
+  }
+});
+
+t.test('a reader that goes away early ends it quietly (EPIPE): exit 0, nothing on stderr', async (t) => {
+  const { spawnSync } = await import('node:child_process');
+  const r = spawnSync('bash', ['-o', 'pipefail', '-c', `node build/bin/tx-parse.js fixtures/common/tool-use/input.jsonl | node build/bin/tx-common.js | head -c 1 >/dev/null; echo "\${PIPESTATUS[1]}"`], { cwd: repo(), encoding: 'utf8' });
+  t.equal(r.stdout.trim(), '0');
+  t.equal(r.stderr, '');
+});
