@@ -2,10 +2,11 @@
 // A session's line is written after its last record, because what it says (the title,
 // which can be the file's last line) is only known then; the messages wait in a spool
 // (memory up to a few MB, then a temporary file), so memory stays flat.
-import { readdirSync, readFileSync, statSync, createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { CommonMessage, CommonSession } from '../common.js';
 import { ActiveChain } from '../claude-code/active-chain.js';
+import { listSubagentFiles } from '../claude-code/subagent-files.js';
 import { ClaudeToCommon, type SessionFacts } from '../claude-code/to-common.js';
 import { splitLines } from '../core/lines.js';
 import { readRecordStream } from '../core/records.js';
@@ -29,9 +30,6 @@ Turn records (from tx-parse) into the Common stream: for each session a
   --strict       exit 1 if any line was invalid or not a record
   -h, --help     this text        --version   the version
 See tx-common(1).`;
-
-// A .meta.json beside a subagent transcript is a few hundred bytes; a larger one is not what we know.
-const META_LIMIT = 1 << 20;
 
 /** One session being converted: its converter and the messages held back until its end. */
 interface OpenSession {
@@ -166,7 +164,7 @@ class CommonWriter {
       this.spool.clear();
     }
     if (this.ctx.args.subagents && s.src !== undefined && !s.conv.facts.subagent) {
-      for (const file of subagentFiles(s.src)) await this.nativeFile(file);
+      for (const sub of listSubagentFiles(s.src)) if (existsSync(sub.file)) await this.nativeFile(sub.file);
     }
   }
 
@@ -210,29 +208,13 @@ export function sessionLine(f: SessionFacts, src: string | undefined): CommonSes
   return s;
 }
 
-/** The `.meta.json` beside a subagent transcript, or null when there is none (or it is not what we know). */
-function agentMeta(src: string): any {
-  const file = src.replace(/\.jsonl$/, '.meta.json');
-  try {
-    if (statSync(file).size > META_LIMIT) return null;
-    const v = JSON.parse(readFileSync(file, 'utf8'));
-    return v && typeof v === 'object' && !Array.isArray(v) ? v : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The subagent transcripts of a session file: `<dir>/<stem>/subagents/agent-*.jsonl`, sorted. */
-function subagentFiles(src: string): string[] {
-  const dir = path.join(path.dirname(src), path.basename(src).replace(/\.jsonl$/, ''), 'subagents');
-  try {
-    return readdirSync(dir)
-      .filter((name) => /^agent-.*\.jsonl$/.test(name))
-      .sort()
-      .map((name) => path.join(dir, name));
-  } catch {
-    return [];
-  }
+/** The `.meta.json` beside a subagent transcript (`<session>/subagents/agent-ID.jsonl`), or null when there is none. */
+function agentMeta(src: string): Record<string, unknown> | null {
+  const m = /^agent-(.+)\.jsonl$/.exec(path.basename(src));
+  const subagents = path.dirname(src);
+  if (!m || path.basename(subagents) !== 'subagents') return null;
+  const sessionFile = path.dirname(subagents) + '.jsonl';
+  return listSubagentFiles(sessionFile).find((f) => f.agentId === m[1])?.meta ?? null;
 }
 
 async function main(ctx: Context): Promise<void> {
