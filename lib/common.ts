@@ -84,6 +84,8 @@ export interface ToolUseBlock {
   name: string;
   input: Record<string, unknown>;
   tool?: ToolView;
+  /** Who made the call, as the API says (`{"type":"direct"}`, or the code that called it), when it says. */
+  caller?: unknown;
 }
 
 /** The outcome of a tool call, on a user message. */

@@ -116,7 +116,7 @@ export class CommonToClaude {
       case 'redacted_thinking':
         return { type: 'redacted_thinking', data: b.data };
       case 'tool_use':
-        return { type: 'tool_use', id: b.id, name: b.name, input: objectInput(b.input) };
+        return b.caller === undefined ? { type: 'tool_use', id: b.id, name: b.name, input: objectInput(b.input) } : { type: 'tool_use', id: b.id, name: b.name, input: objectInput(b.input), caller: b.caller };
       case 'artifact':
         return { type: 'tool_use', id: b.id, name: 'Artifact', input: this.artifactInput(b) };
       case 'image':

@@ -419,6 +419,7 @@ function toolUseOf(b: any): Block | null {
   const input: Record<string, unknown> = b.input && typeof b.input === 'object' && !Array.isArray(b.input) ? b.input : b.input === undefined ? {} : { input: b.input };
   if (b.name === 'Artifact' && typeof input.file_path === 'string') return artifactOf(b.id, input.file_path, input.description);
   const block: ToolUseBlock = { type: 'tool_use', id: b.id, name: b.name, input };
+  if (b.caller !== undefined) block.caller = b.caller;
   const tool = toolView(b.name, input);
   if (tool) block.tool = tool;
   return block;

@@ -85,12 +85,6 @@ export function clientSide(messages: unknown[], common: CommonMessage[]): ApiMes
       })
       // 6. The client ends a user text block with a newline where it joins two user lines into one message.
       .map((b, i, all) => (m.role === 'user' && b.type === 'text' && i < all.length - 1 && typeof b.text === 'string' && b.text.endsWith('\n') && !commonTexts.has(b.text) ? { ...b, text: b.text.slice(0, -1) } : b))
-      // 7. Fields of a tool_use Common does not model (the client passes on `caller`).
-      .map((b) => {
-        if (b.type !== 'tool_use' || !('caller' in b)) return b;
-        const { caller: _dropped, ...rest } = b;
-        return rest;
-      })
       .filter((b) => {
       if (b.type !== 'text' || typeof b.text !== 'string') return true;
       // 2. <system-reminder> text the client injects at resume (not in the file).
