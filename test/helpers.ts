@@ -85,3 +85,14 @@ export async function runTool(tool: import('../lib/core/run.js').Tool, args: str
   const status = await run(tool, { argv: ['node', tool.name, ...args], env, stdin, stdout: sink(out), stderr: sink(err), cwd: () => ROOT } as any);
   return { status, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') };
 }
+
+/** mulberry32: a small seeded PRNG, so a failing random case can be reproduced from its seed. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}

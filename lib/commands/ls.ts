@@ -5,7 +5,7 @@ import path from 'node:path';
 import { currentSessions, DEFAULT_WINDOW_MINUTES } from '../claude-code/current.js';
 import { describeError, discoverSessions, type FoundSession } from '../claude-code/discover.js';
 import { readPluginRegistry } from '../claude-code/plugins.js';
-import { countLines, DEFAULT_TAIL_BYTES, firstPrompt, ReadCounter, scanSession } from '../claude-code/session-scan.js';
+import { countLines, DEFAULT_TAIL_BYTES, firstPrompt, ReadCounter, scanSession, type SessionFields } from '../claude-code/session-scan.js';
 import { configDir, pluginRegistryPath, projectsRoot } from '../claude-code/store.js';
 import { countSubagents, subagentsOf } from '../claude-code/subagents.js';
 import { BrokenPipe } from '../core/output.js';
@@ -39,17 +39,9 @@ The store is $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects.
 See tx-ls(1).`;
 
 /** One session as tx-ls prints it. */
-export interface SessionEntry {
+export interface SessionEntry extends SessionFields {
   path: string;
-  id: string;
   project: string;
-  cwd: string | null;
-  git_branch: string | null;
-  version: string | null;
-  model: string | null;
-  title: string | null;
-  ai_title: string | null;
-  started_at: string | null;
   modified_at: string;
   bytes: number;
   subagents: number;

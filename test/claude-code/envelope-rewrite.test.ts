@@ -1,20 +1,11 @@
 // Rewriting envelope bodies element by element: the same split as parseEnvelope,
 // tags and whitespace kept, and escape/unescape through it still exact inverses.
 import t from 'tap';
+import { prng } from '../helpers.js';
 import { ENVELOPE_TAGS, parseEnvelope } from '../../lib/claude-code/envelope.js';
 import { envelopeSlots, rewriteEnvelopeBody } from '../../lib/claude-code/envelope-rewrite.js';
 import { escapeEnvelope, unescapeEnvelope } from '../../lib/claude-code/escape.js';
 
-/** mulberry32: a small seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TAGS = ['command-name', 'command-args', 'local-command-stdout'];
 const FRAGMENTS = [' ', '\n', 'x', '<', '\\', '/', 'é', ...TAGS.flatMap((tag) => [`<${tag}>`, `</${tag}>`, `<\\/${tag}>`])];

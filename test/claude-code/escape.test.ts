@@ -1,19 +1,10 @@
 // The envelope escape: exact inverses, no closing tag survives escaping, and escape is
 // a bijection from all strings onto the strings without a closing envelope tag.
 import t from 'tap';
+import { prng } from '../helpers.js';
 import { ENVELOPE_TAGS } from '../../lib/claude-code/envelope.js';
 import { escapeEnvelope, unescapeEnvelope } from '../../lib/claude-code/escape.js';
 
-/** mulberry32: a small seeded PRNG, so a failing case can be reproduced. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FRAGMENTS = [
   '<', '/', '>', '\\', '\\\\', '\\\\\\', '<\\', '<\\\\\\/', '</', '/>', 'x', ' ', '\n', 'é', '日本', '😀', '\ud800',

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
+import { recordedFixtures } from '../harness/index.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'claude-code');
@@ -64,16 +65,12 @@ function expectedBySession(files: string[]): Map<string, Expected> {
   return sessions;
 }
 
+/** The recorded session files (not subagent transcripts). */
 function recordedFiles(): string[] {
-  const root = join(ROOT, 'fixtures', 'recorded');
-  if (!existsSync(root)) return [];
-  const out: string[] = [];
-  for (const scenario of readdirSync(root)) {
-    const projects = join(root, scenario, 'projects');
-    if (!existsSync(projects)) continue;
-    for (const slug of readdirSync(projects)) for (const f of readdirSync(join(projects, slug))) if (f.endsWith('.jsonl')) out.push(join(projects, slug, f));
-  }
-  return out.sort();
+  return recordedFixtures()
+    .filter((f) => f.kind === 'session')
+    .map((f) => f.file)
+    .sort();
 }
 
 const files = [...(existsSync(CORPUS) ? readdirSync(CORPUS).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(CORPUS, f)) : []), ...recordedFiles()];

@@ -1,6 +1,7 @@
 // stripAnsi: each family of escape sequences goes, text and other controls stay, and
 // no ESC or C1 introducer survives.
 import t from 'tap';
+import { prng } from '../helpers.js';
 import { stripAnsi } from '../../lib/core/ansi.js';
 
 const ESC = '\u001b';
@@ -54,16 +55,6 @@ t.test('text and controls that are not escape sequences stay', async (t) => {
   }
 });
 
-/** mulberry32: a small seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FRAGMENTS = [ESC, '[', ']', '\\', '\u0007', '\u009b', '\u009c', '\u009d', '\u0090', '\u009f', 'P', '_', '(', ' ', '#', '3', '1', ';', '?', 'm', 'B', 'x', 'é', '\u0085', '\n', `${ESC}[31m`, `${ESC}]0;t\u0007`, `${ESC}\\`];
 const INTRODUCER = /[\u001b\u0090\u0098\u009b\u009d\u009e\u009f]/;
