@@ -127,6 +127,7 @@ async function main(ctx: Context): Promise<void> {
         const where = { src: input.src, n: line.n };
         const decoded = decodeLine(line.bytes);
         if (decoded.record) {
+          if (args.install) throw new UsageError('--install writes sessions from a Common stream (tx-common output); records are written back without it');
           if (open) await close();
           await writeNative(ctx, decoded.record);
           continue;

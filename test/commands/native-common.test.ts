@@ -299,3 +299,11 @@ t.test('an inline artifact on stdout is an error that says what to do', async (t
   t.equal(r.status, 1);
   t.match(r.stderr, 'has inline bytes: write the session with --install');
 });
+
+t.test('--install refuses records, which are written back to standard output without it', async (t) => {
+  const config = scratch(t);
+  const r = await runBin('tx-native', ['--install', '--config-dir', config], '{"harness":"claude-code","n":1,"kind":"meta","line":{"type":"mode"}}\n');
+  t.equal(r.status, 2);
+  t.match(r.stderr, '--install writes sessions from a Common stream');
+  t.same(readdirSync(config), []);
+});
