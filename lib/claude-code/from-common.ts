@@ -21,6 +21,7 @@ export interface FromCommonWarning {
 }
 
 const EPOCH = '1970-01-01T00:00:00.000Z';
+const COMPACT_SUMMARY = 'This session is being continued from a previous conversation';
 
 /** True for a tool_use that stands for a slash command (or a `!` shell escape) a person ran. */
 export function isCommandUse(b: Block): b is ToolUseBlock {
@@ -150,8 +151,11 @@ export class CommonToClaude {
       lines.push(this.envelope('user', sidechain, { message: { role: 'user', content } }));
       pending = [];
     };
-    for (const b of m.content) {
-      if (isCommandUse(b)) {
+    for (const [i, b] of m.content.entries()) {
+      if (i === 0 && m.after_compaction && b.type === 'text' && b.text.startsWith(COMPACT_SUMMARY)) {
+        // The client resumes a compacted session from its summary line, which it knows by these flags.
+        lines.push(this.envelope('user', sidechain, { message: { role: 'user', content: b.text }, isVisibleInTranscriptOnly: true, isCompactSummary: true }));
+      } else if (isCommandUse(b)) {
         flush();
         // A command that printed output ran in the client (a local command: /model, /compact);
         // one without is a prompt command (/review, a skill) the model answers. The client

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { envelopeKind, parseEnvelope } from '../../lib/claude-code/envelope.js';
+import { stripAnsi } from '../../lib/core/ansi.js';
 import { conformanceSkip, recordedFixtures, repoRoot, resumeConversation } from '../harness/index.js';
 import { corpusFiles } from '../helpers.js';
 
@@ -41,7 +42,8 @@ function rewrite(file: string, config: string): { file: string | null; stderr: s
  * bookkeeping lines of the original file where they were, and adds at the new prompt
  * for a file without them; string content is the same as one text block; a slash
  * command's envelope is compared by its elements (tx-native writes one layout, the
- * client wrote two, with and without an empty <command-args>); the local-command
+ * client wrote two, with and without an empty <command-args>) and without the ANSI
+ * escapes Common strips from command output; the local-command
  * caveat is boilerplate (the client writes it before some commands and not others);
  * `is_error: false` is the same as no is_error; trailing whitespace of a text (the
  * client replays the original's api-request-blob records, which end prompts with a
@@ -77,7 +79,7 @@ function apiView(messages: unknown[]): { role: string; content: unknown[] }[] {
           return b;
         }
         if (parts.every((p) => p.tag === 'local-command-caveat')) return null;
-        const elements = parts.filter((p) => p.text.trim() !== '').map((p) => `${p.tag}=${p.text}`).sort();
+        const elements = parts.filter((p) => p.text.trim() !== '').map((p) => `${p.tag}=${stripAnsi(p.text)}`).sort();
         return { type: 'envelope', elements };
       })
       .filter((b: any) => b !== null);

@@ -105,6 +105,19 @@ export function lastUserText(body: MessagesRequest): string {
   return '';
 }
 
+/** The text of the last block of the last user message. */
+function lastUserBlock(body: MessagesRequest): string {
+  const msgs = body.messages ?? [];
+  for (let i = msgs.length - 1; i >= 0; i--) {
+    const m = msgs[i]!;
+    if (m.role !== 'user') continue;
+    if (typeof m.content === 'string') return m.content;
+    const texts = (Array.isArray(m.content) ? m.content : []).filter((b: any) => b && b.type === 'text');
+    return texts.length > 0 ? String((texts[texts.length - 1] as any).text ?? '') : '';
+  }
+  return '';
+}
+
 /** Flatten the text of all user messages up to the first assistant message. */
 export function firstUserText(body: MessagesRequest): string {
   const out: string[] = [];
@@ -129,7 +142,8 @@ export function classifyRequest(body: MessagesRequest, agentPrompts: ReadonlySet
   const sys = systemText(body.system);
   const last = lastUserText(body);
   const tools = (body.tools ?? []).map((t) => t?.name ?? '');
-  if (/create a detailed summary of the conversation|summarize the conversation/i.test(last)) return 'compact';
+  // Only the request's closing text: a resumed conversation may quote an earlier compaction's instruction.
+  if (/create a detailed summary of the conversation|summarize the conversation/i.test(lastUserBlock(body))) return 'compact';
   if (/generate a (concise|short)?\s*(session )?title|title for (this|the) (conversation|session)/i.test(sys + '\n' + last)) return 'title';
   if (/cc_is_subagent=true/.test(sys)) return 'subagent';
   return tools.length === 0 ? 'side' : 'main';
