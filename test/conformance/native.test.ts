@@ -17,6 +17,8 @@ import { corpusFiles } from '../helpers.js';
 const skip = conformanceSkip();
 const root = repoRoot();
 const PROMPT = 'next';
+// The reply the client makes up where it decides a turn ended without one.
+const NO_RESPONSE = 'No response requested.';
 const QUEUED = /^(?:<system-reminder>\n)?The user sent a new message while you were working:\n([\s\S]*?)\n\nThis is how Claude Code surfaces messages[\s\S]*$/;
 
 /** Write `file` back through Common into a scratch store; returns the installed session file. */
@@ -49,7 +51,8 @@ function rewrite(file: string, config: string): { file: string | null; stderr: s
  * client replays the original's api-request-blob records, which end prompts with a
  * newline); and a prompt typed mid-turn, which the client frames as "The user sent a
  * new message while you were working" from a queued_command attachment and Common
- * keeps as the prompt alone.
+ * keeps as the prompt alone; and the "No response requested." reply the client makes up
+ * where it decides a turn ended without one.
  */
 function apiView(messages: unknown[]): { role: string; content: unknown[] }[] {
   const strip = (v: any): any => {
@@ -62,6 +65,7 @@ function apiView(messages: unknown[]): { role: string; content: unknown[] }[] {
   const out: { role: string; content: unknown[] }[] = [];
   for (const m of messages as { role: string; content: unknown }[]) {
     if (m.role === 'system') continue;
+    if (m.role === 'assistant' && JSON.stringify(m.content) === JSON.stringify([{ type: 'text', text: NO_RESPONSE }])) continue;
     const blocks = (typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : Array.isArray(m.content) ? m.content : [])
       .map(strip)
       .filter((b: any) => !(b.type === 'text' && typeof b.text === 'string' && b.text.startsWith('<system-reminder>')))
