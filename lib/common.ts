@@ -114,3 +114,54 @@ export interface ArtifactBlock {
 
 /** Every block type of the Common model. */
 export type Block = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock | ToolResultBlock | ImageBlock | ArtifactBlock;
+
+const str = (v: unknown) => typeof v === 'string';
+
+/** What is wrong with a value read as a Common block, or null when it has the fields its type needs. */
+export function blockProblem(b: any): string | null {
+  if (!b || typeof b !== 'object' || Array.isArray(b)) return 'a block that is not an object';
+  switch (b.type) {
+    case 'text':
+      return str(b.text) ? null : 'a text block without text';
+    case 'thinking':
+      return str(b.thinking) && (b.signature === undefined || str(b.signature)) ? null : 'a thinking block without thinking';
+    case 'redacted_thinking':
+      return str(b.data) ? null : 'a redacted_thinking block without data';
+    case 'tool_use':
+      return str(b.id) && str(b.name) ? null : 'a tool_use block without id or name';
+    case 'tool_result':
+      return str(b.tool_use_id) ? null : 'a tool_result block without tool_use_id';
+    case 'image':
+      return b.source && typeof b.source === 'object' ? null : 'an image block without source';
+    case 'artifact':
+      return str(b.id) && str(b.name) && b.source && typeof b.source === 'object' && ['path', 'base64', 'text'].includes(b.source.type) ? null : 'an artifact block without id, name or source';
+    default:
+      return `a block of unknown type ${JSON.stringify(b.type)}`;
+  }
+}
+
+/** What is wrong with a value read as a Common message, or null when its role and content are usable. */
+export function messageProblem(m: any): string | null {
+  if (m.role !== 'user' && m.role !== 'assistant') return `a message whose role is ${JSON.stringify(m.role)}`;
+  if (!Array.isArray(m.content)) return 'a message whose content is not a block list';
+  return null;
+}
+
+/** A session line with its ill-typed fields left out, and what was left out. */
+export function cleanSession(value: any): { session: CommonSession; problems: string[] } {
+  const problems: string[] = [];
+  const session: CommonSession = { type: 'session', harness: typeof value.harness === 'string' ? value.harness : 'unknown', id: typeof value.id === 'string' ? value.id : '' };
+  if (value.id !== undefined && typeof value.id !== 'string') problems.push('a session id that is not a string');
+  for (const key of ['title', 'cwd', 'git_branch', 'version', 'model', 'started_at', 'src'] as const) {
+    const v = value[key];
+    if (typeof v === 'string') session[key] = v;
+    else if (v !== undefined && v !== null) problems.push(`a session ${key} that is not a string, left out`);
+  }
+  const p = value.parent;
+  if (p && typeof p === 'object' && typeof p.session === 'string') {
+    const parent: NonNullable<CommonSession['parent']> = { session: p.session };
+    for (const key of ['tool_use_id', 'agent_id', 'agent_type', 'description'] as const) if (typeof p[key] === 'string') parent[key] = p[key];
+    session.parent = parent;
+  } else if (p !== undefined && p !== null) problems.push('a session parent without a session id, left out');
+  return { session, problems };
+}

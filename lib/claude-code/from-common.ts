@@ -1,7 +1,7 @@
 // Where Common becomes a Claude Code session again: one message in, the native lines
 // that carry it out. Line ids are UUIDv5 of the session id and the line's position, so
 // the same input always gives the same bytes.
-import type { ArtifactBlock, Block, CommonMessage, CommonSession, ToolResultBlock, ToolUseBlock } from '../common.js';
+import { blockProblem, messageProblem, type ArtifactBlock, type Block, type CommonMessage, type CommonSession, type ToolResultBlock, type ToolUseBlock } from '../common.js';
 import { escapeEnvelope } from './escape.js';
 import { uuidV5 } from './uuid.js';
 
@@ -45,7 +45,22 @@ export class CommonToClaude {
   }
 
   /** The native lines of one Common message. */
-  message(m: CommonMessage): object[] {
+  message(given: CommonMessage): object[] {
+    const problem = messageProblem(given);
+    if (problem) {
+      this.warnings.push(`${problem}, skipped`);
+      return [];
+    }
+    const content = given.content.filter((b) => {
+      const bad = blockProblem(b);
+      if (bad) this.warnings.push(`${bad}, left out`);
+      return !bad;
+    });
+    if (content.length === 0) {
+      this.warnings.push('a message with no usable block, skipped');
+      return [];
+    }
+    const m: CommonMessage = { ...given, id: typeof given.id === 'string' ? given.id : '', content };
     if (typeof m.timestamp === 'string') this.lastTimestamp = m.timestamp;
     const boundary = m.after_compaction && m.sidechain !== true ? [this.compactBoundary()] : [];
     const lines: object[] = m.role === 'assistant' ? [this.assistantLine(m)] : this.userLines(m);

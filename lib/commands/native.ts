@@ -1,12 +1,12 @@
 // tx-native: records back to the native lines they came from, byte for byte; and a
 // Common stream written as Claude Code sessions, on stdout or installed for resume.
-import { createWriteStream, writeFileSync } from 'node:fs';
+import { createWriteStream, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CommonToClaude } from '../claude-code/from-common.js';
 import { commitFile, installTarget, sessionExists, subagentTarget, temporaryFor, UnsafePath, writeBeneath, type InstallTarget } from '../claude-code/install.js';
 import { configDir } from '../claude-code/store.js';
 import { isUuid, TXCRIPT_NAMESPACE, uuidV5 } from '../claude-code/uuid.js';
-import type { ArtifactBlock, CommonMessage, CommonSession } from '../common.js';
+import { cleanSession, type ArtifactBlock, type CommonMessage, type CommonSession } from '../common.js';
 import { splitLines } from '../core/lines.js';
 import { Output } from '../core/output.js';
 import { writeNative } from '../core/records.js';
@@ -41,6 +41,8 @@ interface OpenSession {
   target?: InstallTarget;
   temporary?: string;
   stream?: NodeJS.WritableStream & { close(cb?: () => void): void };
+  /** Native lines written so far. */
+  lines: number;
   /** For a subagent transcript: its .meta.json document. */
   meta?: Record<string, unknown>;
 }
@@ -64,6 +66,11 @@ async function main(ctx: Context): Promise<void> {
     await current.out.end();
     if (current.stream && current.target && current.temporary) {
       await new Promise<void>((resolve) => current.stream!.close(() => resolve()));
+      if (current.lines === 0) {
+        rmSync(current.temporary, { force: true });
+        ctx.warn(null, `session ${current.id} has no message the client could load: not installed`);
+        return;
+      }
       try {
         commitFile(current.temporary, current.target.file);
       } catch (err) {
@@ -86,7 +93,7 @@ async function main(ctx: Context): Promise<void> {
     const given = typeof session.id === 'string' && session.id !== '' ? session.id : 'session';
     const id: string = args['session-id'] ?? (isUuid(given) ? given.toLowerCase() : uuidV5(TXCRIPT_NAMESPACE, given));
     if (!args.install) {
-      open = { writer: new CommonToClaude(session, { sessionId: id }), out: ctx.out, id };
+      open = { writer: new CommonToClaude(session, { sessionId: id }), out: ctx.out, id, lines: 0 };
       return;
     }
     const config = args['config-dir'] ?? configDir(ctx.proc.env);
@@ -113,7 +120,7 @@ async function main(ctx: Context): Promise<void> {
         throw err;
       }
     };
-    open = { writer: new CommonToClaude(session, { sessionId: id, cwd, materialize }), out: new Output(stream), id, target, temporary, stream };
+    open = { writer: new CommonToClaude(session, { sessionId: id, cwd, materialize }), out: new Output(stream), id, target, temporary, stream, lines: 0 };
     if (session.parent) {
       const p = session.parent;
       open.meta = { ...(p.agent_type ? { agentType: p.agent_type } : {}), ...(p.description ? { description: p.description } : {}), ...(p.tool_use_id ? { toolUseId: p.tool_use_id } : {}) };
@@ -138,7 +145,9 @@ async function main(ctx: Context): Promise<void> {
         }
         const value = decoded.value as { type?: unknown } | null;
         if (value && value.type === 'session') {
-          await start(value as CommonSession);
+          const { session, problems } = cleanSession(value);
+          for (const problem of problems) ctx.warn(where, problem);
+          await start(session);
         } else if (value && value.type === 'message') {
           const current = open as OpenSession | null;
           if (!current) {
@@ -154,6 +163,7 @@ async function main(ctx: Context): Promise<void> {
           }
           for (const w of current.writer.warnings.splice(0)) ctx.warn(where, w);
           for (const l of lines) await current.out.write(JSON.stringify(l) + '\n');
+          current.lines += lines.length;
         } else {
           ctx.warn(where, 'neither a record nor a Common line, skipped');
         }
@@ -164,7 +174,7 @@ async function main(ctx: Context): Promise<void> {
     const left = open as OpenSession | null;
     if (left?.temporary) {
       left.stream?.close();
-      await import('node:fs').then((fs) => fs.rmSync(left.temporary!, { force: true }));
+      rmSync(left.temporary, { force: true });
     }
   }
 }

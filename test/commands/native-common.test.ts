@@ -307,3 +307,19 @@ t.test('--install refuses records, which are written back to standard output wit
   t.match(r.stderr, '--install writes sessions from a Common stream');
   t.same(readdirSync(config), []);
 });
+
+t.test('malformed Common lines are reported and left out, never a crash; a session left empty is not installed', async (t) => {
+  const input = readFileSync('fixtures/native/malformed-common.jsonl');
+  const lax = await runBin('tx-native', [], input);
+  t.equal(lax.status, 0);
+  t.notMatch(lax.stderr, /internal error|\n\s+at /);
+  for (const said of ['stdin:2: a message whose content is not a block list, skipped', 'stdin:4: a tool_use block without id or name, left out', 'stdin:6: a message whose role is "narrator", skipped', 'stdin:7: a session parent without a session id, left out', 'stdin:10: a message with no usable block, skipped'])
+    t.match(lax.stderr, said);
+  t.equal(lax.stdout.length, 0, 'no message had anything the client could load');
+  const strict = await runBin('tx-native', ['--strict'], input);
+  t.equal(strict.status, 1);
+  const config = scratch(t);
+  const installed = await runBin('tx-native', ['--install', '--config-dir', config], input);
+  t.match(installed.stderr, 'has no message the client could load: not installed');
+  t.same(readdirSync(config).length === 0 ? [] : readdirSync(join(config, 'projects')).flatMap((d) => readdirSync(join(config, 'projects', d))), [], 'no empty session file, no temporary left');
+});
