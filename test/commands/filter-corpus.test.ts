@@ -4,12 +4,13 @@
 // numbers mapped back). Every line where tx-filter and the recipes disagree must be
 // explained by a named rule; each rule has its own fixture in fixtures/filter/.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { recordedFixtures } from '../harness/index.js';
+import { recordedSessionFiles } from '../harness/index.js';
+import { corpusFiles } from '../helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'claude-code');
@@ -65,15 +66,7 @@ function whyOursOnly(line: any): string | null {
   return null;
 }
 
-/** The recorded session files (not subagent transcripts). */
-function recordedFiles(): string[] {
-  return recordedFixtures()
-    .filter((f) => f.kind === 'session')
-    .map((f) => f.file)
-    .sort();
-}
-
-const files = [...(existsSync(CORPUS) ? readdirSync(CORPUS).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(CORPUS, f)) : []), ...recordedFiles()];
+const files = [...corpusFiles('claude-code'), ...recordedSessionFiles()];
 if (!existsSync(CORPUS)) t.comment(`no corpus at ${CORPUS}: sweeping recorded fixtures only`);
 const jq = spawnSync('jq', ['--version']);
 if (jq.error) {

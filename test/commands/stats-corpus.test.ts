@@ -3,11 +3,12 @@
 // distinct API messages (the last line of a message.id wins), and tool calls, tool
 // errors and API message counts agree, session by session.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { recordedFixtures } from '../harness/index.js';
+import { recordedSessionFiles } from '../harness/index.js';
+import { corpusFiles } from '../helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'claude-code');
@@ -65,15 +66,7 @@ function expectedBySession(files: string[]): Map<string, Expected> {
   return sessions;
 }
 
-/** The recorded session files (not subagent transcripts). */
-function recordedFiles(): string[] {
-  return recordedFixtures()
-    .filter((f) => f.kind === 'session')
-    .map((f) => f.file)
-    .sort();
-}
-
-const files = [...(existsSync(CORPUS) ? readdirSync(CORPUS).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(CORPUS, f)) : []), ...recordedFiles()];
+const files = [...corpusFiles('claude-code'), ...recordedSessionFiles()];
 if (!existsSync(CORPUS)) t.comment(`no corpus at ${CORPUS}: recorded fixtures only`);
 
 t.test('tokens, API messages, tool calls and tool errors per session equal an independent count', async (t) => {

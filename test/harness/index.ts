@@ -76,3 +76,11 @@ export function conformanceSkip(): false | string {
   if (process.env.TX_CONFORMANCE !== '1') return 'runs the real Claude Code CLI: set TX_CONFORMANCE=1 (npm run conformance)';
   return false;
 }
+
+/** The recorded top-level session files (not subagent transcripts), sorted. */
+export function recordedSessionFiles(): string[] {
+  return recordedFixtures()
+    .filter((f) => f.kind === 'session')
+    .map((f) => f.file)
+    .sort();
+}
