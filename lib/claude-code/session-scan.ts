@@ -6,7 +6,7 @@
 // file under `deep`, are read whole, front to back, so their titles are exact.
 import { closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
-import { isJsonSpace, stringEnd, valueEnd } from '../core/json-scan.js';
+import { CLOSE_BRACE, COLON, COMMA, isJsonSpace, OPEN_BRACE, QUOTE, stringEnd, valueEnd } from '../core/json-scan.js';
 import { classifyClaudeLine, leadingText } from './classify.js';
 
 /** Bytes and files read by scans, for progress reports and benchmarks. */
@@ -47,11 +47,6 @@ const CHUNK = 16 * 1024;
 const MAX_CHUNK = 1024 * 1024;
 const LF = 0x0a;
 const CR = 0x0d;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const QUOTE = 0x22;
-const COLON = 0x3a;
-const COMMA = 0x2c;
 
 /** Value ranges of the wanted keys of one JSON object, and where the object ends. */
 interface ObjectScan {

@@ -2,14 +2,15 @@
 // where a top-level key starts. Strings are skipped with indexOf, so the cost is
 // mostly proportional to the number of quotes and brackets, not to the text.
 
-const QUOTE = 0x22;
+/** The bytes of JSON's structure, for the scanners built on this one. */
+export const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
+export const OPEN_BRACE = 0x7b;
+export const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
+export const COMMA = 0x2c;
+export const COLON = 0x3a;
 
 /** True for the four JSON whitespace bytes. */
 export function isJsonSpace(b: number): boolean {

@@ -7,6 +7,7 @@ import { PassThrough, Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { splitLines } from '../../lib/core/lines.js';
 import { run, type Proc, type Tool } from '../../lib/core/run.js';
+import type { SessionFields } from '../../lib/claude-code/session-scan.js';
 import { parsePhysicalLine } from '../../lib/parse-line.js';
 
 /** The repository root (compiled tests live in build/test/). */
@@ -82,15 +83,7 @@ export function assistantLine(id: string, model: string, extra: Record<string, u
 }
 
 /** The fields tx-ls should report for a file, computed by parsing every line in full. */
-export interface FullFields {
-  id: string;
-  cwd: string | null;
-  git_branch: string | null;
-  version: string | null;
-  model: string | null;
-  title: string | null;
-  ai_title: string | null;
-  started_at: string | null;
+export interface FullFields extends SessionFields {
   lines: number;
 }
 
