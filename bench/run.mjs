@@ -45,6 +45,14 @@ function measure(pipelineText) {
   return { secs, rssKB: rss };
 }
 
+/** tx-redact on native lines, and on records on their way back to native lines. */
+function redactCases(file) {
+  return [
+    ['tx-redact', `${bin('tx-redact')} "${file}"`],
+    ['tx-parse|redact|native', `${bin('tx-parse')} "${file}" | ${bin('tx-redact')} | ${bin('tx-native')}`],
+  ];
+}
+
 function bench(file) {
   const mb = statSync(file).size / 1e6;
   const cases = [
@@ -52,6 +60,7 @@ function bench(file) {
     ...(has('jq') ? [['jq -c .', `jq -c . "${file}"`]] : []),
     ['tx-parse', `${bin('tx-parse')} "${file}"`],
     ['tx-parse | tx-native', `${bin('tx-parse')} "${file}" | ${bin('tx-native')}`],
+    ...redactCases(file),
   ];
   const results = [];
   for (const [name, cmd] of cases) {

@@ -1,0 +1,138 @@
+// Redacting one string: the secrets in it, the secrets in the JSON string literals it
+// holds (a tool's input or output that is JSON text), and the secrets in the base64
+// runs it holds that decode to text. Each secret becomes `[REDACTED:<rule>]`.
+import { createHash } from 'node:crypto';
+import { isUtf8 } from 'node:buffer';
+import type { HomeMasker } from './home.js';
+import { nonOverlapping, type Finding, type Scanner } from './scan.js';
+
+/** How deep JSON string literals inside strings are decoded: a string in JSON text in a string… */
+export const MAX_JSON_DEPTH = 4;
+/** How deep base64 inside base64 (or inside JSON text) is decoded. */
+export const MAX_BASE64_DEPTH = 2;
+/** Shortest base64 run that is decoded: shorter runs are identifiers and hashes more often than payloads. */
+export const MIN_BASE64 = 40;
+
+/** What a report line says of one secret: its rule and a short hash, never the secret. */
+export interface Redaction {
+  rule: string;
+  /** The first 12 hex digits of the secret's SHA-256. */
+  hash: string;
+}
+
+/** The text a secret is replaced with. */
+export function placeholder(rule: string): string {
+  return `[REDACTED:${rule}]`;
+}
+
+/** A short, one-way name for a secret, so reports can say "the same secret again". */
+export function secretHash(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex').slice(0, 12);
+}
+
+const LITERAL = /"(?:[^"\\\n]|\\.)*"/g;
+const BASE64_RUN = new RegExp(`[A-Za-z0-9+/_-]{${MIN_BASE64},}={0,2}`, 'g');
+
+function looksLikeText(bytes: Buffer): boolean {
+  for (const b of bytes) if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) return false;
+  return true;
+}
+
+/** Redacts strings with a scanner (and a home masker under --home), collecting what it replaced. */
+export class TextRedactor {
+  constructor(
+    private readonly scanner: Scanner,
+    private readonly home: HomeMasker | null,
+  ) {}
+
+  /** Whether a raw line could need redacting at all; false means its bytes can pass untouched. */
+  mayHold(raw: string): boolean {
+    if (this.scanner.mayHold(raw) || (this.home !== null && this.home.mayHold(raw))) return true;
+    // A keyword spelled with \u escapes (JSON.stringify never writes printable ASCII so).
+    if (/\\u00[2-7][0-9a-fA-F]/.test(raw)) return true;
+    BASE64_RUN.lastIndex = 0;
+    return BASE64_RUN.test(raw);
+  }
+
+  /** `text` with its secrets replaced; each replacement is pushed onto `found`. */
+  redact(text: string, found: Redaction[], jsonDepth = 0, base64Depth = 0): string {
+    let out = text;
+    if (jsonDepth < MAX_JSON_DEPTH && out.includes('\\') && out.includes('"')) out = this.redactLiterals(out, found, jsonDepth, base64Depth);
+    out = this.redactDirect(out, found);
+    if (base64Depth < MAX_BASE64_DEPTH && out.length >= MIN_BASE64) out = this.redactBase64(out, found, jsonDepth, base64Depth);
+    return out;
+  }
+
+  private redactDirect(text: string, found: Redaction[]): string {
+    let hits = this.scanner.find(text);
+    if (this.home) {
+      const names = this.home.find(text);
+      if (names.length > 0) hits = nonOverlapping([...hits, ...names]);
+    }
+    if (hits.length === 0) return text;
+    return replaceAll(text, hits, found);
+  }
+
+  /** JSON string literals with escapes in them are decoded, redacted, and written back as literals. */
+  private redactLiterals(text: string, found: Redaction[], jsonDepth: number, base64Depth: number): string {
+    let out = '';
+    let last = 0;
+    LITERAL.lastIndex = 0;
+    const literals: Array<[number, number]> = [];
+    let m: RegExpExecArray | null;
+    while ((m = LITERAL.exec(text)) !== null) if (m[0].includes('\\')) literals.push([m.index, m.index + m[0].length]);
+    for (const [start, end] of literals) {
+      let decoded: string;
+      try {
+        decoded = JSON.parse(text.slice(start, end));
+      } catch {
+        continue;
+      }
+      const next = this.redact(decoded, found, jsonDepth + 1, base64Depth);
+      if (next === decoded) continue;
+      out += text.slice(last, start) + JSON.stringify(next);
+      last = end;
+    }
+    return last === 0 ? text : out + text.slice(last);
+  }
+
+  /** Base64 runs that decode to text are redacted as text and encoded again the same way. */
+  private redactBase64(text: string, found: Redaction[], jsonDepth: number, base64Depth: number): string {
+    let out = '';
+    let last = 0;
+    BASE64_RUN.lastIndex = 0;
+    const runs: Array<[number, number]> = [];
+    let m: RegExpExecArray | null;
+    while ((m = BASE64_RUN.exec(text)) !== null) runs.push([m.index, m.index + m[0].length]);
+    for (const [start, end] of runs) {
+      const run = text.slice(start, end);
+      const urlSafe = /[-_]/.test(run);
+      if (urlSafe && /[+/]/.test(run)) continue;
+      const encoding = urlSafe ? 'base64url' : 'base64';
+      // A look at the first bytes first: images and archives are not decoded whole.
+      if (!looksLikeText(Buffer.from(run.slice(0, 64), encoding))) continue;
+      const bytes = Buffer.from(run, encoding);
+      if (!isUtf8(bytes) || !looksLikeText(bytes)) continue;
+      const decoded = bytes.toString('utf8');
+      const next = this.redact(decoded, found, jsonDepth, base64Depth + 1);
+      if (next === decoded) continue;
+      let encoded = Buffer.from(next, 'utf8').toString(encoding);
+      if (urlSafe && run.endsWith('=')) encoded += '='.repeat((4 - (encoded.length % 4)) % 4);
+      if (!urlSafe && !run.endsWith('=') && run.length % 4 !== 0) encoded = encoded.replace(/=+$/, '');
+      out += text.slice(last, start) + encoded;
+      last = end;
+    }
+    return last === 0 ? text : out + text.slice(last);
+  }
+}
+
+function replaceAll(text: string, hits: Finding[], found: Redaction[]): string {
+  let out = '';
+  let last = 0;
+  for (const h of hits) {
+    out += text.slice(last, h.start) + placeholder(h.rule);
+    last = h.end;
+    found.push({ rule: h.rule, hash: secretHash(h.secret) });
+  }
+  return out + text.slice(last);
+}

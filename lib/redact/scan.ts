@@ -1,0 +1,172 @@
+// Finding the secrets in one text with a rule set, the way gitleaks' detector does.
+import type { Allowlist, Rule } from './gitleaks.js';
+import type { RuleSet } from './rules.js';
+
+/** One secret in a text: where it is, the rule that found it, and the secret itself. */
+export interface Finding {
+  start: number;
+  end: number;
+  rule: string;
+  secret: string;
+}
+
+/** Shannon entropy of a text in bits per character (gitleaks' measure). */
+export function shannonEntropy(text: string): number {
+  if (text.length === 0) return 0;
+  const counts = new Map<string, number>();
+  for (const ch of text) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let length = 0;
+  for (const c of counts.values()) length += c;
+  let entropy = 0;
+  for (const c of counts.values()) {
+    const p = c / length;
+    entropy -= p * Math.log2(p);
+  }
+  return entropy;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+}
+
+/** A scanner: the rule set, and one pass over a text that tells which rules' keywords it holds. */
+export class Scanner {
+  private readonly keywordPattern: RegExp | null;
+  private readonly byKeyword = new Map<string, Rule[]>();
+  private readonly always: Rule[] = [];
+  private readonly within = new Map<string, Rule[]>();
+
+  constructor(readonly ruleSet: RuleSet) {
+    for (const rule of ruleSet.rules) {
+      if (rule.keywords.length === 0) this.always.push(rule);
+      for (const k of rule.keywords) {
+        let list = this.byKeyword.get(k);
+        if (!list) this.byKeyword.set(k, (list = []));
+        list.push(rule);
+      }
+    }
+    const words = [...this.byKeyword.keys()].sort((a, b) => b.length - a.length);
+    // The longest keyword at a place is the one matched: it stands for those inside it.
+    for (const word of words) {
+      const rules = new Set<Rule>();
+      for (const inner of words) if (word.includes(inner)) for (const rule of this.byKeyword.get(inner)!) rules.add(rule);
+      this.within.set(word, [...rules]);
+    }
+    this.keywordPattern = words.length > 0 ? new RegExp(words.map(escapeRegExp).join('|'), 'gi') : null;
+  }
+
+  /** Whether `text` (a raw line, or part of one) could hold a secret any rule finds: some keyword is in it, or a rule has none. */
+  mayHold(text: string): boolean {
+    if (this.always.length > 0) return true;
+    if (!this.keywordPattern) return false;
+    this.keywordPattern.lastIndex = 0;
+    return this.keywordPattern.test(text);
+  }
+
+  /** The rules whose keywords `text` holds, in rule-set order. */
+  private candidates(text: string): Rule[] {
+    const chosen = new Set<Rule>(this.always);
+    if (this.keywordPattern) {
+      const re = this.keywordPattern;
+      const seen = new Set<string>();
+      re.lastIndex = 0;
+      let m: RegExpExecArray | null;
+      while ((m = re.exec(text)) !== null) {
+        // From the next character on, so keywords that overlap this one are found too.
+        re.lastIndex = m.index + 1;
+        const word = m[0].toLowerCase();
+        if (seen.has(word)) continue;
+        seen.add(word);
+        for (const rule of this.within.get(word)!) chosen.add(rule);
+      }
+    }
+    return chosen.size === 0 ? [] : this.ruleSet.rules.filter((r) => chosen.has(r));
+  }
+
+  /** Every secret in `text`, without overlaps (the earlier, then the longer, wins), in order. */
+  find(text: string): Finding[] {
+    const rules = this.candidates(text);
+    if (rules.length === 0) return [];
+    const found: Finding[] = [];
+    for (const rule of rules) findByRule(text, rule, this.ruleSet.allowlist, found);
+    return nonOverlapping(found);
+  }
+}
+
+/** Findings in text order without overlaps: of two that overlap, the earlier (then the longer) is kept, stretched over both. */
+export function nonOverlapping(found: Finding[]): Finding[] {
+  if (found.length < 2) return found;
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  const kept: Finding[] = [];
+  for (const f of found) {
+    const last = kept[kept.length - 1];
+    if (last && f.start < last.end) {
+      if (f.end > last.end) {
+        last.secret += f.secret.slice(f.secret.length - (f.end - last.end));
+        last.end = f.end;
+      }
+      continue;
+    }
+    kept.push({ ...f });
+  }
+  return kept;
+}
+
+const PLACEHOLDER = /^\[REDACTED:[^\]]*\]$/;
+
+function lineAround(text: string, start: number, end: number): string {
+  const from = text.lastIndexOf('\n', start - 1) + 1;
+  const to = text.indexOf('\n', end);
+  return text.slice(from, to < 0 ? text.length : to);
+}
+
+function allowed(lists: Allowlist[], secret: string, match: string, line: () => string): boolean {
+  for (const a of lists) {
+    const target = a.target === 'match' ? match : a.target === 'line' ? line() : secret;
+    const regexHit = target !== '' && a.regexes.some((r) => r.test(target));
+    const lower = secret.toLowerCase();
+    const stopHit = secret !== '' && a.stopwords.some((w) => lower.includes(w));
+    if (a.all) {
+      const checks: boolean[] = [];
+      if (a.hasPaths) checks.push(false);
+      if (a.regexes.length > 0) checks.push(regexHit);
+      if (a.stopwords.length > 0) checks.push(stopHit);
+      if (checks.length > 0 && checks.every(Boolean)) return true;
+    } else if (regexHit || stopHit) return true;
+  }
+  return false;
+}
+
+function findByRule(text: string, rule: Rule, global: Allowlist, found: Finding[]): void {
+  const re = rule.regex;
+  re.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) {
+    if (m[0].length === 0) {
+      re.lastIndex++;
+      continue;
+    }
+    // gitleaks trims newlines off a match's ends.
+    let mStart = m.index;
+    let mEnd = m.index + m[0].length;
+    while (mStart < mEnd && text[mStart] === '\n') mStart++;
+    while (mEnd > mStart && text[mEnd - 1] === '\n') mEnd--;
+    let start = mStart;
+    let end = mEnd;
+    const indices = m.indices!;
+    if (m.length >= 2) {
+      let g = rule.secretGroup;
+      if (g === 0) for (let k = 1; k < m.length && g === 0; k++) if (m[k]) g = k;
+      if (g > 0 && g < m.length && m[g] && indices[g]) [start, end] = indices[g]!;
+    }
+    if (end <= start) continue;
+    const secret = text.slice(start, end);
+    // What an inner pass (JSON text, base64) already replaced is not found again.
+    if (PLACEHOLDER.test(secret)) continue;
+    if (rule.entropy > 0 && shannonEntropy(secret) <= rule.entropy) continue;
+    const match = text.slice(mStart, mEnd);
+    const line = () => lineAround(text, mStart, mEnd);
+    if (allowed([global], secret, match, line) || allowed(rule.allowlists, secret, match, line)) continue;
+    found.push({ start, end, rule: rule.id, secret });
+  }
+}

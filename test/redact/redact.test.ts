@@ -1,0 +1,106 @@
+// tx-redact's behaviours, one named case each, on small inputs.
+import { readFileSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { redactTool } from '../../lib/commands/redact.js';
+import { goRegExp } from '../../lib/redact/go-regex.js';
+import { parseRulesFile } from '../../lib/redact/rules.js';
+import { repo, runTool } from '../helpers.js';
+
+const GHP = 'ghp_Zr4TgH8kQ2wX7mN1pL5vB9cD3fJ6sA0eYuIo';
+const report = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+
+t.test('the fixture session: each secret replaced where it stands, unchanged lines byte for byte', async (t) => {
+  const input = readFileSync(repo('fixtures/redact/session.jsonl'));
+  const res = await runTool(redactTool, ['--report'], [input]);
+  t.equal(res.status, 0);
+  const inLines = input.toString().split('\n');
+  const outLines = res.stdout.toString().split('\n');
+  t.equal(outLines.length, inLines.length);
+  t.match(outLines[0], /ANTHROPIC_API_KEY=\[REDACTED:anthropic-key\]"/);
+  t.match(outLines[1], /postgres:\/\/shop:\[REDACTED:url-password\]@db\.internal/);
+  // JSON text inside a tool result keeps its layout; the token is named by its own rule.
+  t.equal(JSON.parse(outLines[2]).message.content[0].content, '{\n  "github_token": "[REDACTED:github-pat]"\n}');
+  t.equal(outLines[3], inLines[3], 'a line without secrets keeps its bytes');
+  t.same(report(res.stderr).map((r) => [r.rule, r.n]), [['anthropic-key', 1], ['url-password', 2], ['github-pat', 3]]);
+  t.notOk(res.stderr.includes('Xq9fT2vLm8Rw') || res.stdout.includes('Xq9fT2vLm8Rw'), 'the secret is nowhere');
+});
+
+t.test('a record keeps its header and its line stays the last key', async (t) => {
+  const rec = `{"harness":"claude-code","n":7,"src":"s.jsonl","kind":"prompt","line":{"type":"user","message":{"content":"use ${GHP} now"}}}\n`;
+  const res = await runTool(redactTool, ['--report'], [rec]);
+  const out = res.stdout.toString();
+  t.match(out, /^\{"harness":"claude-code","n":7,"src":"s.jsonl","kind":"prompt","line":\{.*\}\}\n$/);
+  t.match(out, /use \[REDACTED:github-pat\] now/);
+  t.same(report(res.stderr), [{ rule: 'github-pat', n: 7, src: 's.jsonl', hash: report(res.stderr)[0].hash }], 'the report names the record n and src');
+});
+
+t.test('CRLF, a BOM and a missing final newline are kept', async (t) => {
+  const res = await runTool(redactTool, [], [Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`{"a":"x"}\r\n{"b":"${GHP}"}`)])]);
+  t.same(res.stdout, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":"x"}\r\n{"b":"[REDACTED:github-pat]"}')]));
+});
+
+t.test('secrets in base64 that decodes to text are redacted and encoded again', async (t) => {
+  const blob = Buffer.from(`GITHUB_TOKEN=${GHP}\n`).toString('base64');
+  const res = await runTool(redactTool, [], [JSON.stringify({ data: blob }) + '\n']);
+  const out = JSON.parse(res.stdout.toString()).data;
+  t.equal(Buffer.from(out, 'base64').toString(), 'GITHUB_TOKEN=[REDACTED:github-pat]\n');
+});
+
+t.test('a secret found inside JSON text is reported once', async (t) => {
+  const inner = JSON.stringify({ url: 'postgres://u:Sup3rS3cretPw@h/db' });
+  const res = await runTool(redactTool, ['--report'], [JSON.stringify({ out: JSON.stringify({ inner }) }) + '\n']);
+  t.equal(report(res.stderr).length, 1);
+});
+
+t.test('--check writes nothing and exits 1 when something would be redacted, 0 when not', async (t) => {
+  const dirty = await runTool(redactTool, ['--check'], [`{"a":"${GHP}"}\n`]);
+  t.equal(dirty.status, 1);
+  t.equal(dirty.stdout.length, 0);
+  t.match(dirty.stderr, /1 secret to redact on 1 line/);
+  const clean = await runTool(redactTool, ['--check'], ['{"a":"nothing"}\n']);
+  t.equal(clean.status, 0);
+});
+
+t.test('--text reads JSON lines as text; a line that is not JSON is redacted as text with a note', async (t) => {
+  const res = await runTool(redactTool, [], [`not json ${GHP} here\n`]);
+  t.equal(res.stdout.toString(), 'not json [REDACTED:github-pat] here\n');
+  t.match(res.stderr, /stdin:1: not JSON, redacted as text/);
+});
+
+t.test('--home masks the user of a home path, and the name later on', async (t) => {
+  const lines = ['{"cwd":"/Users/carol/app"}', '{"text":"carol@laptop ran it; carolina did not"}'].join('\n') + '\n';
+  const res = await runTool(redactTool, ['--home'], [lines]);
+  t.equal(res.stdout.toString(), '{"cwd":"/Users/[REDACTED:home]/app"}\n{"text":"[REDACTED:home]@laptop ran it; carolina did not"}\n');
+});
+
+t.test('--rules adds rules; a bad rules file is a usage error naming the line', async (t) => {
+  const res = await runTool(redactTool, ['--text', '--rules', repo('fixtures/redact/rules.ndjson')], ['order ord_0123456789abcdef01234567 ok\n']);
+  t.equal(res.stdout.toString(), 'order [REDACTED:shop-order-token] ok\n');
+  t.throws(() => parseRulesFile('{"id":"x","regex":"a*"}', 'r.ndjson'), /r\.ndjson:1: the regex matches the empty string/);
+  t.throws(() => parseRulesFile('\n{"id":"x"}', 'r.ndjson'), /r\.ndjson:2: "regex"/);
+  const dir = mkdtempSync(join(tmpdir(), 'tx-redact-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'bad.ndjson'), '{"id":"x","regex":"("}\n');
+  const bad = await runTool(redactTool, ['--rules', join(dir, 'bad.ndjson')], ['']);
+  t.equal(bad.status, 2);
+  t.match(bad.stderr, /bad\.ndjson:1: bad regex/);
+});
+
+t.test('odd input never crashes it: not UTF-8, deep nesting, empty lines', async (t) => {
+  const deep = '['.repeat(20000) + `"${GHP}"` + ']'.repeat(20000);
+  const res = await runTool(redactTool, [], [Buffer.from([0xff, 0xfe, 0x0a]), '\n', deep + '\n']);
+  t.equal(res.status, 0);
+  t.equal(res.stdout.toString('latin1').split('\n').length, 4);
+  t.notMatch(res.stderr, /internal error/);
+});
+
+t.test('Go regex syntax is read: (?i) anywhere, scoped flags, \\z, [[:alnum:]], (?P<name>)', async (t) => {
+  t.ok(goRegExp('\\b(?i)abc').test('ABC'));
+  t.ok(goRegExp('(?i:abc)d').test('ABCD'));
+  t.ok(goRegExp('x\\z').test('ax'));
+  t.notOk(goRegExp('x\\z').test('xa'));
+  t.ok(goRegExp('^[[:alnum:]]+$').test('aZ9'));
+  t.equal(goRegExp('(?P<n>a)').exec('a')!.groups!.n, 'a');
+});
