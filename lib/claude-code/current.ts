@@ -3,11 +3,8 @@
 // window of it are returned too, newest first, so a person can choose.
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { FoundSession } from './discover.js';
+import { DEFAULT_WINDOW_MINUTES, type FoundSession } from '../codec.js';
 import { projectDirsOf } from './slug.js';
-
-/** The default window, in minutes, within which another session makes the choice ambiguous. */
-export const DEFAULT_WINDOW_MINUTES = 5;
 
 /** Every session file directly under the project directories of `cwd`, newest first. */
 export function projectSessions(root: string, cwd: string): FoundSession[] {

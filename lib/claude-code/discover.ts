@@ -4,40 +4,10 @@
 // Synchronous directory reads: one small call each, cheaper than a promise per entry.
 import { lstatSync, opendirSync, statSync, type Dir, type Stats } from 'node:fs';
 import path from 'node:path';
-
-/** One session file found by the walk. */
-export interface FoundSession {
-  path: string;
-  /** The name of the directory holding the file (the project directory in a standard store). */
-  project: string;
-  stat: Stats;
-}
-
-/** A file or directory the walk could not use, and why. */
-export interface WalkProblem {
-  path: string;
-  message: string;
-}
+import type { FoundSession, WalkProblem } from '../codec.js';
+import { describeError } from '../core/fs-error.js';
 
 const SKIPPED_DIRS = new Set(['subagents', 'tool-results']);
-
-/** Why a filesystem call failed, in a few words. */
-export function describeError(err: unknown): string {
-  const e = err as NodeJS.ErrnoException;
-  switch (e?.code) {
-    case 'ENOENT':
-      return 'no such file (a dangling symlink?)';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'ELOOP':
-      return 'too many levels of symbolic links';
-    case 'EISDIR':
-      return 'is a directory';
-    default:
-      return e && e.message ? e.message : String(err);
-  }
-}
 
 function readNames(dir: string): string[] {
   let handle: Dir | null = null;

@@ -3,7 +3,7 @@
 // the same input always gives the same bytes.
 import { blockProblem, messageProblem, type ArtifactBlock, type Block, type CommonMessage, type CommonSession, type ToolResultBlock, type ToolUseBlock } from '../common.js';
 import { escapeEnvelope } from './escape.js';
-import { uuidV5 } from './uuid.js';
+import { uuidV5 } from '../core/uuid.js';
 
 /** How a session is written. */
 export interface FromCommonOptions {

@@ -2,40 +2,13 @@
 // names the record kinds it can match (so tx-filter skips parsing the rest), says
 // whether a record matches, and builds the flat views tx-filter --view prints.
 // tx-filter(1) documents every view field.
+import type { Question, QuestionFlag, QuestionOptions, View } from '../codec.js';
 import type { Kind, RecordHeader, RecordView } from '../record.js';
 import { trimDeep, trimText } from '../core/trim.js';
 import { hookEvidence, hookNamed } from './hooks.js';
 import { SubagentIndex } from './subagent-files.js';
 import { contentText, lineStrings, resultText } from './text.js';
 import { messageUsage, TOKEN_FIELDS } from './usage.js';
-
-/** One flat view object. */
-export type View = Record<string, unknown>;
-
-/** What the question flags are told by their modifiers. */
-export interface QuestionOptions {
-  /** Strings in views are cut to this many characters (0: whole). */
-  maxChars: number;
-  /** --name: tool name, hook event or name, skill, or subagent type. */
-  name?: string;
-  /** --errors: only failed tool results. */
-  errors: boolean;
-  /** --failed: only failed hooks. */
-  failed: boolean;
-}
-
-/** One question of the guide as a record selector. */
-export interface Question {
-  name: string;
-  /** The record kinds that can match; records of other kinds are not parsed. */
-  kinds: ReadonlySet<Kind>;
-  /** Does the record match (record mode)? */
-  match(rec: RecordView): boolean;
-  /** The views of a record (view mode); a question may hold views back and return them later. */
-  views(rec: RecordView): View[];
-  /** Views still held back at the end of the input. */
-  end?(): View[];
-}
 
 /** The fields every view starts with. */
 export function baseView(header: RecordHeader, line: any): View {
@@ -325,11 +298,8 @@ export function lineView(rec: RecordView, maxChars: number): View {
   return { ...baseView(h, line), kind: h.kind, type: stringOrNull(line?.type), text: trimText(text, maxChars) };
 }
 
-/** Every question flag of tx-filter, in the order views are written for one record. */
-export const QUESTIONS = ['human-prompts', 'tool-calls', 'tool-results', 'skills', 'subagents', 'hooks', 'compactions', 'usage', 'modes'] as const;
-
 /** Build the question for a flag. */
-export function makeQuestion(flag: (typeof QUESTIONS)[number], o: QuestionOptions): Question {
+export function makeQuestion(flag: QuestionFlag, o: QuestionOptions): Question {
   switch (flag) {
     case 'human-prompts':
       return humanPrompts(o);

@@ -1,19 +1,14 @@
 // tx-common: records in, the Common stream out (a session line, then its messages).
-// A session's line is written after its last record, because what it says (the title,
-// which can be the file's last line) is only known then; the messages wait in a spool
-// (memory up to a few MB, then a temporary file), so memory stays flat.
-import { createReadStream, existsSync } from 'node:fs';
-import path from 'node:path';
-import type { CommonMessage, CommonSession } from '../common.js';
-import { ActiveChain } from '../claude-code/active-chain.js';
-import { listSubagentFiles } from '../claude-code/subagent-files.js';
-import { ClaudeToCommon, type SessionFacts } from '../claude-code/to-common.js';
+// Each session is converted by its harness's codec, which writes it once its last
+// record has been seen.
+import { createReadStream } from 'node:fs';
+import type { Codec, SessionConverter } from '../codec.js';
+import { codecFor } from '../codecs.js';
 import { splitLines } from '../core/lines.js';
 import { readRecordStream } from '../core/records.js';
 import type { Context, Tool } from '../core/run.js';
-import { Spool } from '../core/spool.js';
 import { parsePhysicalLine } from '../parse-line.js';
-import { recordView, type RecordView } from '../record.js';
+import { recordView, type Harness, type RecordView } from '../record.js';
 
 const HELP = `usage: tx-common [--active] [--sidechains] [--subagents] [--strict] [FILE...]
 
@@ -31,25 +26,21 @@ Turn records (from tx-parse) into the Common stream: for each session a
   -h, --help     this text        --version   the version
 See tx-common(1).`;
 
-/** One session being converted: its converter and the messages held back until its end. */
+/** One session being converted. */
 interface OpenSession {
   src?: string;
-  conv: ClaudeToCommon;
-  activeFrom: number;
-  /** A sessionId seen on this session's user or assistant lines (to notice the next session on stdin). */
-  sessionId?: string;
-  /** Under --active: the parent links and where each message lies, to keep the resumed chain. */
-  chain: ActiveChain | null;
+  harness: Harness;
+  conv: SessionConverter;
 }
 
 /** Writes the Common stream of a sequence of records, one session after another. */
 class CommonWriter {
   private session: OpenSession | null = null;
-  private readonly spool = new Spool();
   private invalid = 0;
   private invalidSrc: string | undefined;
   private invalidSrcSet = false;
-  private foreign = 0;
+  /** Records of harnesses without a conversion to Common, by harness. */
+  private readonly unconverted = new Map<Harness, number>();
 
   constructor(private readonly ctx: Context) {}
 
@@ -65,8 +56,9 @@ class CommonWriter {
       this.invalid++;
       return;
     }
-    if (view.header.harness !== 'claude-code') {
-      this.foreign++;
+    const codec = codecFor(view.header.harness);
+    if (!codec.toCommon) {
+      this.unconverted.set(codec.harness, (this.unconverted.get(codec.harness) ?? 0) + 1);
       return;
     }
     let line: any;
@@ -80,92 +72,49 @@ class CommonWriter {
       this.invalid++;
       return;
     }
-    if (this.session && this.startsNewSession(this.session, src, line)) await this.finish();
-    const session = this.session ?? this.open(src);
-    if ((line.type === 'user' || line.type === 'assistant') && typeof line.sessionId === 'string' && line.sessionId !== '') session.sessionId ??= line.sessionId;
+    // A new file, or another harness, is a new session; on stdin the codec says.
+    const s = this.session;
+    if (s && (src !== s.src || s.harness !== codec.harness || (src === undefined && s.conv.startsNewSession(line)))) await this.finish();
+    const session = this.session ?? this.open(src, codec);
     session.conv.push(line, view.header.n ?? n);
-    session.chain?.line(line, line.isSidechain !== true || session.conv.facts.subagent === true);
   }
 
   /** Finish the last session and report what was skipped. */
   async end(): Promise<void> {
     await this.finish();
     this.reportInvalid();
-    if (this.foreign > 0) this.ctx.note(`${this.foreign} records of other harnesses skipped (only claude-code converts to Common so far)`);
+    for (const [harness, count] of this.unconverted) this.ctx.note(`${count} ${harness} records skipped (${harness} has no conversion to Common yet)`);
   }
 
   /** Convert a native session file directly (subagent transcripts found by --subagents). */
-  async nativeFile(file: string): Promise<void> {
+  async nativeFile(file: string, harness: Harness): Promise<void> {
     const stream = createReadStream(file, { highWaterMark: 1 << 20 });
     for await (const physical of splitLines(stream)) {
-      for (const parsed of parsePhysicalLine(physical, file, 'claude-code')) {
+      for (const parsed of parsePhysicalLine(physical, file, harness)) {
         await this.record(recordView(parsed.header, parsed.lineBytes, parsed.value), file, physical.n);
       }
     }
     await this.finish();
   }
 
-  // A new file is a new session. On stdin (no file names), a user or assistant line of
-  // another sessionId that starts a chain (no parent) starts one: a resumed file's first
-  // line carries the old sessionId but continues the chain, so it does not.
-  private startsNewSession(s: OpenSession, src: string | undefined, line: any): boolean {
-    if (src !== s.src) return true;
-    if (src !== undefined) return false;
-    if (line.type !== 'user' && line.type !== 'assistant') return false;
-    const id = line.sessionId;
-    return typeof id === 'string' && id !== '' && s.sessionId !== undefined && id !== s.sessionId && (line.parentUuid === null || line.parentUuid === undefined);
-  }
-
-  private open(src: string | undefined): OpenSession {
-    const active = this.ctx.args.active === true;
-    const session: OpenSession = {
-      src,
-      activeFrom: 0,
-      chain: active ? new ActiveChain() : null,
-      conv: new ClaudeToCommon({
-        sidechains: this.ctx.args.sidechains === true,
-        active,
-        emit: (m: CommonMessage, uuids: string[]) => {
-          const start = this.spool.size;
-          this.spool.write(JSON.stringify(m) + '\n');
-          if (!m.sidechain) session.chain?.message(start, this.spool.size, uuids);
-        },
-        compacted: () => {
-          session.activeFrom = this.spool.size;
-        },
-        preserved: (uuids: Set<string>, anchor: string) => {
-          const hits = session.chain?.find(uuids, session.activeFrom) ?? [];
-          if (hits.length === 0) return;
-          // The segment is contiguous: from its first message to its last.
-          const start = this.spool.size;
-          this.spool.write(this.spool.slice(hits[0].start, hits[hits.length - 1].end));
-          session.chain?.message(start, this.spool.size, [], anchor);
-        },
-      }),
-    };
-    this.session = session;
-    return session;
+  private open(src: string | undefined, codec: Codec): OpenSession {
+    const options = { src, active: this.ctx.args.active === true, sidechains: this.ctx.args.sidechains === true };
+    this.session = { src, harness: codec.harness, conv: codec.toCommon!(options) };
+    return this.session;
   }
 
   private async finish(): Promise<void> {
     const s = this.session;
     if (!s) return;
     this.session = null;
+    let followers: string[] = [];
     try {
-      s.conv.finish();
-      await this.ctx.out.writeJson(sessionLine(s.conv.facts, s.src));
-      const ranges = s.chain?.select();
-      if (ranges) {
-        for (const r of ranges) for (const piece of this.spool.range(r.start, r.end)) await this.ctx.out.write(piece);
-      } else {
-        for (const piece of this.spool.read(this.ctx.args.active ? s.activeFrom : 0)) await this.ctx.out.write(piece);
-      }
+      for await (const piece of s.conv.finish()) await this.ctx.out.write(piece);
+      if (this.ctx.args.subagents) followers = s.conv.followers();
     } finally {
-      this.spool.clear();
+      s.conv.dispose();
     }
-    if (this.ctx.args.subagents && s.src !== undefined && !s.conv.facts.subagent) {
-      for (const sub of listSubagentFiles(s.src)) if (existsSync(sub.file)) await this.nativeFile(sub.file);
-    }
+    for (const file of followers) await this.nativeFile(file, s.harness);
   }
 
   private reportInvalid(): void {
@@ -173,48 +122,10 @@ class CommonWriter {
     this.invalid = 0;
   }
 
-  /** Remove the temporary file, whatever happened. */
+  /** Remove temporary files, whatever happened. */
   dispose(): void {
-    this.spool.clear();
+    this.session?.conv.dispose();
   }
-}
-
-/** The session line for what a session's lines said. */
-export function sessionLine(f: SessionFacts, src: string | undefined): CommonSession {
-  const stem = src === undefined ? undefined : path.basename(src).replace(/\.jsonl$/, '');
-  const agentFile = stem !== undefined && /^agent-/.test(stem);
-  const subagent = f.subagent === true || agentFile;
-  let id: string;
-  if (subagent) id = agentFile ? (stem as string) : f.agentId ? `agent-${f.agentId}` : (f.sessionId ?? stem ?? '');
-  else id = f.sessionId ?? stem ?? '';
-  const s: CommonSession = { type: 'session', harness: 'claude-code', id };
-  const title = f.customTitle ?? f.agentName ?? f.summary;
-  if (title !== undefined) s.title = title;
-  if (f.cwd !== undefined) s.cwd = f.cwd;
-  if (f.gitBranch !== undefined) s.git_branch = f.gitBranch;
-  if (f.version !== undefined) s.version = f.version;
-  if (f.model !== undefined) s.model = f.model;
-  if (f.startedAt !== undefined) s.started_at = f.startedAt;
-  if (subagent && f.sessionId !== undefined) {
-    const parent: NonNullable<CommonSession['parent']> = { session: f.sessionId };
-    const meta = agentFile ? agentMeta(src as string) : null;
-    if (typeof meta?.toolUseId === 'string') parent.tool_use_id = meta.toolUseId;
-    if (f.agentId !== undefined) parent.agent_id = f.agentId;
-    if (typeof meta?.agentType === 'string') parent.agent_type = meta.agentType;
-    if (typeof meta?.description === 'string') parent.description = meta.description;
-    s.parent = parent;
-  }
-  if (src !== undefined) s.src = src;
-  return s;
-}
-
-/** The `.meta.json` beside a subagent transcript (`<session>/subagents/agent-ID.jsonl`), or null when there is none. */
-function agentMeta(src: string): Record<string, unknown> | null {
-  const m = /^agent-(.+)\.jsonl$/.exec(path.basename(src));
-  const subagents = path.dirname(src);
-  if (!m || path.basename(subagents) !== 'subagents') return null;
-  const sessionFile = path.dirname(subagents) + '.jsonl';
-  return listSubagentFiles(sessionFile).find((f) => f.agentId === m[1])?.meta ?? null;
 }
 
 async function main(ctx: Context): Promise<void> {

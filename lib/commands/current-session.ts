@@ -1,15 +1,23 @@
 // The session a tool reads when it is given no file and stdin is a terminal: the
 // current session of the working directory (tx-ls --current picks the same one).
-import { currentSessions, DEFAULT_WINDOW_MINUTES } from '../claude-code/current.js';
-import { projectsRoot } from '../claude-code/store.js';
+import { DEFAULT_WINDOW_MINUTES, type FoundSession } from '../codec.js';
+import { CODECS } from '../codecs.js';
 import { UsageError, type Context } from '../core/run.js';
 
-/** The newest session of the working directory, said on stderr; a usage error when there is none. */
+/** The newest session of the working directory in any harness's store, said on stderr; a usage error when there is none. */
 export function currentSessionForTerminal(ctx: Context): string {
-  const root = projectsRoot(ctx.proc.env);
   const cwd = ctx.proc.cwd();
-  const sessions = root === null ? [] : currentSessions(root, cwd, DEFAULT_WINDOW_MINUTES);
-  if (sessions.length === 0) throw new UsageError(`stdin is a terminal and ${cwd} has no session${root === null ? '' : ` under ${root}`}; name a FILE or pipe one in`);
+  const roots: string[] = [];
+  let sessions: FoundSession[] = [];
+  for (const codec of CODECS) {
+    const config = codec.store?.configDir(ctx.proc.env) ?? null;
+    if (!codec.store || config === null) continue;
+    const root = codec.store.rootIn(config);
+    roots.push(root);
+    sessions = sessions.concat(codec.store.current(root, cwd, DEFAULT_WINDOW_MINUTES));
+  }
+  sessions.sort((a, b) => b.stat.mtimeMs - a.stat.mtimeMs || a.path.localeCompare(b.path));
+  if (sessions.length === 0) throw new UsageError(`stdin is a terminal and ${cwd} has no session${roots.length === 0 ? '' : ` under ${roots.join(' or ')}`}; name a FILE or pipe one in`);
   ctx.note(`reading the current session ${sessions[0].path} (stdin is a terminal)`);
   if (sessions.length > 1) ctx.note(`${sessions.length - 1} other session(s) of this directory changed within ${DEFAULT_WINDOW_MINUTES} minutes; see tx-ls --current`);
   return sessions[0].path;

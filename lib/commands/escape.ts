@@ -2,9 +2,8 @@
 // in plain text lines, and strip ANSI escape sequences. A line that does not change
 // is written back byte for byte; a changed JSON line is re-serialised.
 import { isUtf8 } from 'node:buffer';
-import { ENVELOPE_TAGS } from '../claude-code/envelope.js';
-import { escapeEnvelope, unescapeEnvelope } from '../claude-code/escape.js';
-import { envelopeSlots, rewriteEnvelopeBody } from '../claude-code/envelope-rewrite.js';
+import type { EnvelopeMarkup } from '../codec.js';
+import { codecFor } from '../codecs.js';
 import { stripAnsi } from '../core/ansi.js';
 import { parseFieldPath, rewriteStrings, type PathStep, type StringPlace } from '../core/field-path.js';
 import { splitLines, type PhysicalLine } from '../core/lines.js';
@@ -37,11 +36,14 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const CRLF = Buffer.from('\r\n');
 const LF = Buffer.from('\n');
 
+// The markup escaped: Claude Code's envelope tags, the one harness that has any.
+const MARKUP: EnvelopeMarkup = codecFor('claude-code').markup!;
+
 /** What to do to one string. */
 function transformer(decode: boolean, escape: boolean, strip: boolean): (s: string) => string {
-  if (decode) return strip ? (s) => stripAnsi(unescapeEnvelope(s)) : unescapeEnvelope;
+  if (decode) return strip ? (s) => stripAnsi(MARKUP.unescape(s)) : MARKUP.unescape;
   if (!escape) return stripAnsi;
-  return strip ? (s) => escapeEnvelope(stripAnsi(s)) : escapeEnvelope;
+  return strip ? (s) => MARKUP.escape(stripAnsi(s)) : MARKUP.escape;
 }
 
 /**
@@ -51,7 +53,7 @@ function transformer(decode: boolean, escape: boolean, strip: boolean): (s: stri
  */
 function needles(markup: boolean, strip: boolean): Buffer[] {
   const list = [Buffer.from('\\u')];
-  if (markup) for (const tag of ENVELOPE_TAGS) list.push(Buffer.from(tag));
+  if (markup) for (const tag of MARKUP.tags) list.push(Buffer.from(tag));
   if (strip) list.push(Buffer.from([0xc2]));
   return list;
 }
@@ -62,10 +64,10 @@ function needles(markup: boolean, strip: boolean): Buffer[] {
  * their tags; every other string is rewritten whole.
  */
 function lineRewriter(native: unknown, transform: (s: string) => string): (s: string, place: StringPlace) => string {
-  const slots = envelopeSlots(native);
+  const slots = MARKUP.slots(native);
   if (slots.length === 0) return transform;
   return (s, place) => {
-    if (place && slots.some((slot) => slot.parent === place.parent && slot.key === place.key)) return rewriteEnvelopeBody(s, transform) ?? transform(s);
+    if (place && slots.some((slot) => slot.parent === place.parent && slot.key === place.key)) return MARKUP.rewriteBody(s, transform) ?? transform(s);
     return transform(s);
   };
 }

@@ -4,9 +4,9 @@
 // narrow every question (AND). tx-filter(1) is the reference.
 import { readRecordStream } from '../core/records.js';
 import { UsageError, type Context, type Tool } from '../core/run.js';
-import { KINDS, type Kind, type RecordView } from '../record.js';
-import { lineStrings } from '../claude-code/text.js';
-import { lineView, makeQuestion, QUESTIONS, type Question, type View } from '../claude-code/views.js';
+import { QUESTION_FLAGS, type Codec, type Question, type QuestionFlag, type QuestionOptions, type View } from '../codec.js';
+import { codecFor } from '../codecs.js';
+import { KINDS, type Harness, type Kind, type RecordView } from '../record.js';
 
 const HELP = `usage: tx-filter [QUESTION...] [FILTER...] [--view] [FILE...]
 
@@ -36,8 +36,6 @@ Output:
   --strict                exit 1 if any input line was not a record or not JSON
   -h, --help   this text        --version   the version
 See tx-filter(1).`;
-
-type Flag = (typeof QUESTIONS)[number];
 
 interface Filters {
   kinds: Set<Kind> | null;
@@ -99,20 +97,21 @@ function readFilters(args: Record<string, unknown>): Filters {
   return f;
 }
 
-function passesLineFilters(f: Filters, line: any): boolean {
+function passesLineFilters(f: Filters, codec: Codec, line: any): boolean {
   if (!line || typeof line !== 'object') return false;
   if (f.types && !f.types.has(line.type)) return false;
-  if (f.session !== undefined && !(typeof line.sessionId === 'string' && line.sessionId.startsWith(f.session))) return false;
+  const envelope = codec.envelope(line);
+  if (f.session !== undefined && !(envelope.session !== null && envelope.session.startsWith(f.session))) return false;
   if (f.since !== undefined || f.until !== undefined) {
-    const t = typeof line.timestamp === 'string' ? Date.parse(line.timestamp) : NaN;
+    const t = envelope.timestamp !== null ? Date.parse(envelope.timestamp) : NaN;
     if (Number.isNaN(t)) return false;
     if (f.since !== undefined && t < f.since) return false;
     if (f.until !== undefined && t >= f.until) return false;
   }
-  if (f.sidechain !== undefined && (line.isSidechain === true) !== f.sidechain) return false;
+  if (f.sidechain !== undefined && envelope.sidechain !== f.sidechain) return false;
   if (f.grep) {
     let hit = false;
-    for (const s of lineStrings(line)) {
+    for (const s of codec.strings(line)) {
       if (f.grep.test(s)) {
         hit = true;
         break;
@@ -130,9 +129,38 @@ function maxChars(args: Record<string, unknown>): number {
   return Number(v);
 }
 
+/** The questions asked, as each harness answers them; a question a harness cannot answer is said once on stderr. */
+class Questions {
+  private readonly byHarness = new Map<Harness, Question[]>();
+  /** Every question made, in the order made, for the views held back to the end. */
+  readonly all: Question[] = [];
+
+  constructor(
+    private readonly ctx: Context,
+    readonly flags: QuestionFlag[],
+    private readonly options: QuestionOptions,
+  ) {}
+
+  /** The questions for records of a harness. */
+  of(harness: Harness): Question[] {
+    let qs = this.byHarness.get(harness);
+    if (qs) return qs;
+    const codec = codecFor(harness);
+    qs = [];
+    for (const flag of this.flags) {
+      const q = codec.question(flag, this.options);
+      if (q) qs.push(q);
+      else this.ctx.note(`--${flag} does not apply to ${harness} sessions: their records never match it`);
+    }
+    this.byHarness.set(harness, qs);
+    this.all.push(...qs);
+    return qs;
+  }
+}
+
 async function main(ctx: Context): Promise<void> {
   const args = ctx.args;
-  const flags = QUESTIONS.filter((q) => args[q]);
+  const flags = QUESTION_FLAGS.filter((q) => args[q]);
   if (args.errors && !args['tool-results']) throw new UsageError('--errors goes with --tool-results');
   if (args.failed && !args.hooks) throw new UsageError('--failed goes with --hooks');
   const name = one(args, 'name');
@@ -142,13 +170,19 @@ async function main(ctx: Context): Promise<void> {
   if (args.invert && args.view) throw new UsageError('--invert writes records; it does not go with --view');
   const filters = readFilters(args);
   const options = { maxChars: maxChars(args), name, errors: Boolean(args.errors), failed: Boolean(args.failed) };
-  const questions: Question[] = flags.map((q: Flag) => makeQuestion(q, options));
-  const tag = questions.length > 1;
+  const questions = new Questions(ctx, flags, options);
+  const tag = flags.length > 1;
 
-  // Kinds worth parsing: those some question can match, narrowed by --kind.
-  let wanted: Set<Kind> | null = null;
-  if (questions.length > 0) wanted = new Set(questions.flatMap((q) => [...q.kinds]));
-  if (filters.kinds) wanted = wanted ? new Set([...wanted].filter((k) => filters.kinds!.has(k))) : filters.kinds;
+  // Kinds worth parsing, per harness: those some question can match, narrowed by --kind.
+  const wantedBy = new Map<Harness, Set<Kind> | null>();
+  const wanted = (harness: Harness): Set<Kind> | null => {
+    if (wantedBy.has(harness)) return wantedBy.get(harness)!;
+    let w: Set<Kind> | null = null;
+    if (flags.length > 0) w = new Set(questions.of(harness).flatMap((q) => [...q.kinds]));
+    if (filters.kinds) w = w ? new Set([...w].filter((k) => filters.kinds!.has(k))) : filters.kinds;
+    wantedBy.set(harness, w);
+    return w;
+  };
 
   const emit = async (q: Question, views: View[]) => {
     for (const v of views) await ctx.out.writeJson(tag ? { question: q.name, ...v } : v);
@@ -160,25 +194,28 @@ async function main(ctx: Context): Promise<void> {
       ctx.warn(item, 'not a record, skipped');
       continue;
     }
-    let selected = wanted === null || wanted.has(rec.header.kind);
-    if (selected && (filters.needsLine || questions.length > 0) && rec.header.kind !== 'invalid') {
+    const codec = codecFor(rec.header.harness);
+    const want = wanted(codec.harness);
+    const asked = flags.length > 0 ? questions.of(codec.harness) : [];
+    let selected = want === null || want.has(rec.header.kind);
+    if (selected && (filters.needsLine || asked.length > 0) && rec.header.kind !== 'invalid') {
       if (!parses(ctx, rec)) selected = false;
     }
-    if (selected && filters.needsLine) selected = rec.header.kind !== 'invalid' && passesLineFilters(filters, rec.value());
+    if (selected && filters.needsLine) selected = rec.header.kind !== 'invalid' && passesLineFilters(filters, codec, rec.value());
     if (args.view) {
       if (!selected) continue;
-      if (questions.length === 0) await ctx.out.writeJson(lineView(rec, options.maxChars));
-      for (const q of questions) await emit(q, q.views(rec));
+      if (flags.length === 0) await ctx.out.writeJson(codec.lineView(rec, options.maxChars));
+      for (const q of asked) await emit(q, q.views(rec));
       continue;
     }
-    if (selected && questions.length > 0) selected = questions.some((q) => q.match(rec));
+    if (selected && flags.length > 0) selected = asked.some((q) => q.match(rec));
     if (args.invert) selected = !selected;
     if (selected) {
       await ctx.out.write(item.bytes);
       await ctx.out.write('\n');
     }
   }
-  if (args.view) for (const q of questions) if (q.end) await emit(q, q.end());
+  if (args.view) for (const q of questions.all) if (q.end) await emit(q, q.end());
 }
 
 // A record whose native line is not JSON (from a program other than tx-parse) is reported once and matches nothing.
@@ -197,7 +234,7 @@ export const filterTool: Tool = {
   name: 'tx-filter',
   help: HELP,
   options: {
-    boolean: ['view', ...QUESTIONS, 'errors', 'failed', 'sidechain', 'main', 'invert'],
+    boolean: ['view', ...QUESTION_FLAGS, 'errors', 'failed', 'sidechain', 'main', 'invert'],
     string: ['name', 'kind', 'type', 'session', 'since', 'until', 'grep', 'max-chars'],
   },
   main,

@@ -2,14 +2,15 @@
 // current session of a directory, a session's subagents, and the plugin registry.
 import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { currentSessions, DEFAULT_WINDOW_MINUTES } from '../claude-code/current.js';
-import { describeError, discoverSessions, type FoundSession } from '../claude-code/discover.js';
-import { readPluginRegistry } from '../claude-code/plugins.js';
-import { countLines, DEFAULT_TAIL_BYTES, firstPrompt, ReadCounter, scanSession, type SessionFields } from '../claude-code/session-scan.js';
-import { configDir, pluginRegistryPath, projectsRoot } from '../claude-code/store.js';
-import { countSubagents, subagentsOf } from '../claude-code/subagents.js';
+import { DEFAULT_TAIL_BYTES, DEFAULT_WINDOW_MINUTES, type FoundSession, type SessionFields, type SessionStore } from '../codec.js';
+import { codecFor } from '../codecs.js';
+import { countLines, ReadCounter } from '../core/file-lines.js';
+import { describeError } from '../core/fs-error.js';
 import { BrokenPipe } from '../core/output.js';
 import { ToolError, UsageError, type Context, type Tool } from '../core/run.js';
+
+// The store tx-ls lists.
+const store: SessionStore = codecFor('claude-code').store!;
 
 const HELP = `usage: tx-ls [--root DIR] [--sort mtime|path] [--lines] [--deep] [DIR|FILE...]
        tx-ls --current [--cwd DIR] [--window MIN]
@@ -59,7 +60,7 @@ interface ListOptions {
 /** The listing entry of one found session file; null (after a warning) when it cannot be read. */
 export function sessionEntry(ctx: Context, found: FoundSession, opts: ListOptions): SessionEntry | null {
   try {
-    const fields = scanSession(found.path, found.stat.size, { deep: opts.deep, tailBytes: opts.tailBytes, counter: opts.counter });
+    const fields = store.scan(found.path, found.stat.size, { deep: opts.deep, tailBytes: opts.tailBytes, counter: opts.counter });
     const entry: SessionEntry = {
       path: found.path,
       id: fields.id,
@@ -73,7 +74,7 @@ export function sessionEntry(ctx: Context, found: FoundSession, opts: ListOption
       started_at: fields.started_at,
       modified_at: found.stat.mtime.toISOString(),
       bytes: found.stat.size,
-      subagents: countSubagents(found.path),
+      subagents: store.countSubagents(found.path),
     };
     if (opts.lines) entry.lines = countLines(found.path, found.stat.size, opts.counter);
     return entry;
@@ -128,16 +129,16 @@ export function rootOf(ctx: Context): string {
   const root = stringOption(ctx, 'root');
   if (root !== undefined) return root;
   const config = stringOption(ctx, 'config');
-  if (config !== undefined) return path.join(config, 'projects');
-  const found = projectsRoot(ctx.proc.env);
+  if (config !== undefined) return store.rootIn(config);
+  const found = store.configDir(ctx.proc.env);
   if (found === null) throw new ToolError('no store: neither CLAUDE_CONFIG_DIR nor HOME is set (use --root DIR)');
-  return found;
+  return store.rootIn(found);
 }
 
 function configOf(ctx: Context): string {
   const config = stringOption(ctx, 'config');
   if (config !== undefined) return config;
-  const found = configDir(ctx.proc.env);
+  const found = store.configDir(ctx.proc.env);
   if (found === null) throw new ToolError('no config dir: neither CLAUDE_CONFIG_DIR nor HOME is set (use --config DIR)');
   return found;
 }
@@ -165,7 +166,7 @@ async function listSessions(ctx: Context, opts: ListOptions): Promise<void> {
         continue;
       }
     }
-    for (const found of discoverSessions(root, (p) => ctx.warn({ src: p.path }, p.message))) {
+    for (const found of store.discover(root, (p) => ctx.warn({ src: p.path }, p.message))) {
       const entry = sessionEntry(ctx, found, opts);
       progress.tick(++count);
       if (entry === null) continue;
@@ -191,13 +192,13 @@ async function listCurrent(ctx: Context, opts: ListOptions): Promise<void> {
   const root = rootOf(ctx);
   const cwd = cwdOf(ctx);
   const window = numberOption(ctx, 'window', DEFAULT_WINDOW_MINUTES);
-  const sessions = currentSessions(root, cwd, window);
+  const sessions = store.current(root, cwd, window);
   if (sessions.length === 0) throw new ToolError(`no session of ${cwd} under ${root}`);
   if (sessions.length > 1) ctx.note(`${sessions.length} sessions were modified within ${window} minutes of each other, newest first; compare their first prompts`);
   for (const found of sessions) {
     const entry = sessionEntry(ctx, found, opts);
     if (entry === null) continue;
-    entry.first_prompt = firstPrompt(found.path, found.stat.size, 300, opts.counter);
+    entry.first_prompt = store.firstPrompt(found.path, found.stat.size, 300, opts.counter);
     await ctx.out.writeJson(entry);
   }
 }
@@ -207,7 +208,7 @@ export function resolveSession(ctx: Context, name: string | undefined): string {
   if (name === undefined) {
     const root = rootOf(ctx);
     const cwd = cwdOf(ctx);
-    const current = currentSessions(root, cwd, 0);
+    const current = store.current(root, cwd, 0);
     if (current.length === 0) throw new ToolError(`no session of ${cwd} under ${root} (name one: tx-ls --subagents SESSION)`);
     return current[0].path;
   }
@@ -224,7 +225,7 @@ export function resolveSession(ctx: Context, name: string | undefined): string {
   const root = rootOf(ctx);
   const exact: string[] = [];
   const prefixed: string[] = [];
-  for (const found of discoverSessions(root, () => {})) {
+  for (const found of store.discover(root, () => {})) {
     const stem = path.basename(found.path, '.jsonl');
     if (stem === name) exact.push(found.path);
     else if (stem.startsWith(name)) prefixed.push(found.path);
@@ -238,11 +239,12 @@ export function resolveSession(ctx: Context, name: string | undefined): string {
 async function listSubagents(ctx: Context, counter: ReadCounter): Promise<void> {
   if (ctx.files.length > 1) throw new UsageError('--subagents takes one SESSION');
   const file = resolveSession(ctx, ctx.files[0]);
-  for (const entry of subagentsOf(file, counter)) await ctx.out.writeJson(entry);
+  for (const entry of store.subagents(file, counter)) await ctx.out.writeJson(entry);
 }
 
 async function listPlugins(ctx: Context): Promise<void> {
-  const file = pluginRegistryPath(configOf(ctx));
+  const file = store.pluginRegistryPath(configOf(ctx));
+  if (file === null) return;
   try {
     statSync(file);
   } catch (err) {
@@ -250,7 +252,7 @@ async function listPlugins(ctx: Context): Promise<void> {
     throw new ToolError(`${file}: cannot read: ${describeError(err)}`);
   }
   try {
-    await readPluginRegistry(file, (p) => ctx.out.writeJson(p));
+    await store.readPlugins(file, (p) => ctx.out.writeJson(p));
   } catch (err) {
     if (err instanceof BrokenPipe) throw err;
     throw new ToolError(`${file}: not a plugin registry: ${(err as Error).message}`);

@@ -2,10 +2,10 @@
 // Common stream written as Claude Code sessions, on stdout or installed for resume.
 import { createWriteStream, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CommonToClaude } from '../claude-code/from-common.js';
-import { commitFile, installTarget, sessionExists, subagentTarget, temporaryFor, UnsafePath, writeBeneath, type InstallTarget } from '../claude-code/install.js';
-import { configDir } from '../claude-code/store.js';
-import { isUuid, TXCRIPT_NAMESPACE, uuidV5 } from '../claude-code/uuid.js';
+import type { InstallTarget, NativeWriter } from '../codec.js';
+import { codecFor } from '../codecs.js';
+import { commitFile, sessionExists, temporaryFor, UnsafePath, writeBeneath } from '../core/install-file.js';
+import { isUuid, TXCRIPT_NAMESPACE, uuidV5 } from '../core/uuid.js';
 import { cleanSession, type ArtifactBlock, type CommonMessage, type CommonSession } from '../common.js';
 import { splitLines } from '../core/lines.js';
 import { Output } from '../core/output.js';
@@ -33,9 +33,14 @@ session, deterministically (line ids are UUIDv5 of the session id and position).
   -h, --help         this text        --version   the version
 See tx-native(1).`;
 
+// The harness Common sessions are written as: the one with a writer so far.
+const TARGET = codecFor('claude-code');
+const writerFor = TARGET.fromCommon!;
+const store = TARGET.store!;
+
 /** The destination of the session being written. */
 interface OpenSession {
-  writer: CommonToClaude;
+  writer: NativeWriter;
   out: Output;
   id: string;
   target?: InstallTarget;
@@ -81,7 +86,7 @@ async function main(ctx: Context): Promise<void> {
       ctx.note(
         current.meta
           ? `installed subagent transcript ${current.target.file}`
-          : `installed ${current.target.file}\n  continue it with: cd ${shellQuote(current.target.cwd)} && claude --resume ${current.id}`,
+          : `installed ${current.target.file}\n  continue it with: cd ${shellQuote(current.target.cwd)} && ${store.resumeCommand(current.id)}`,
       );
     }
   };
@@ -93,17 +98,17 @@ async function main(ctx: Context): Promise<void> {
     const given = typeof session.id === 'string' && session.id !== '' ? session.id : 'session';
     const id: string = args['session-id'] ?? (isUuid(given) ? given.toLowerCase() : uuidV5(TXCRIPT_NAMESPACE, given));
     if (!args.install) {
-      open = { writer: new CommonToClaude(session, { sessionId: id }), out: ctx.out, id, lines: 0 };
+      open = { writer: writerFor(session, { sessionId: id }), out: ctx.out, id, lines: 0 };
       return;
     }
-    const config = args['config-dir'] ?? configDir(ctx.proc.env);
+    const config = args['config-dir'] ?? store.configDir(ctx.proc.env);
     if (!config) throw new ToolError('no config directory: set CLAUDE_CONFIG_DIR or HOME, or use --config-dir');
     const cwd = path.resolve(ctx.proc.cwd(), args.cwd ?? session.cwd ?? ctx.proc.cwd());
     let target: InstallTarget;
     try {
       const root = path.resolve(ctx.proc.cwd(), config);
       const parent = session.parent;
-      target = parent ? subagentTarget(root, cwd, parent.session, parent.agent_id ?? id) : installTarget(root, cwd, id);
+      target = store.installTarget(root, cwd, id, parent ? { session: parent.session, agentId: parent.agent_id ?? id } : undefined);
     } catch (err) {
       if (err instanceof UnsafePath) throw new ToolError(err.message);
       throw err;
@@ -120,7 +125,7 @@ async function main(ctx: Context): Promise<void> {
         throw err;
       }
     };
-    open = { writer: new CommonToClaude(session, { sessionId: id, cwd, materialize }), out: new Output(stream), id, target, temporary, stream, lines: 0 };
+    open = { writer: writerFor(session, { sessionId: id, cwd, materialize }), out: new Output(stream), id, target, temporary, stream, lines: 0 };
     if (session.parent) {
       const p = session.parent;
       open.meta = { ...(p.agent_type ? { agentType: p.agent_type } : {}), ...(p.description ? { description: p.description } : {}), ...(p.tool_use_id ? { toolUseId: p.tool_use_id } : {}) };

@@ -3,7 +3,8 @@
 // Memory holds counters per session, never lines. tx-stats(1) is the reference.
 import { readRecordStream } from '../core/records.js';
 import type { Context, Tool } from '../core/run.js';
-import { SessionStats } from '../claude-code/session-stats.js';
+import type { SessionCounter } from '../codec.js';
+import { codecFor } from '../codecs.js';
 
 const HELP = `usage: tx-stats [--strict] [FILE...]
 
@@ -20,11 +21,11 @@ sessionId; lines without one go with the last session of their file.
 See tx-stats(1).`;
 
 async function main(ctx: Context): Promise<void> {
-  const sessions = new Map<string, SessionStats>();
-  // Lines before a file's first sessionId (and files with none) are grouped by file.
-  const byFile = new Map<string, SessionStats>();
-  const lastSession = new Map<string, SessionStats>();
-  const fileSessions = new Map<string, Set<SessionStats>>();
+  const sessions = new Map<string, SessionCounter>();
+  // Lines before a file's first session id (and files with none) are grouped by file.
+  const byFile = new Map<string, SessionCounter>();
+  const lastSession = new Map<string, SessionCounter>();
+  const fileSessions = new Map<string, Set<SessionCounter>>();
   for await (const item of readRecordStream(ctx)) {
     const rec = item.record;
     if (!rec) {
@@ -40,12 +41,15 @@ async function main(ctx: Context): Promise<void> {
         rec.header.kind = 'invalid';
       }
     }
-    const file = rec.header.src ?? '-';
-    const id = line && typeof line.sessionId === 'string' && line.sessionId !== '' ? line.sessionId : null;
-    let stats: SessionStats | undefined;
+    const codec = codecFor(rec.header.harness);
+    const id = line === undefined ? null : codec.envelope(line).session;
+    // Sessions (and files' leading lines) of different harnesses never share counters.
+    const file = `${codec.harness}\0${rec.header.src ?? '-'}`;
+    const key = `${codec.harness}\0${id}`;
+    let stats: SessionCounter | undefined;
     if (id !== null) {
-      stats = sessions.get(id);
-      if (!stats) sessions.set(id, (stats = new SessionStats(id)));
+      stats = sessions.get(key);
+      if (!stats) sessions.set(key, (stats = codec.stats(id)));
       lastSession.set(file, stats);
       let set = fileSessions.get(file);
       if (!set) fileSessions.set(file, (set = new Set()));
@@ -54,12 +58,12 @@ async function main(ctx: Context): Promise<void> {
       stats = lastSession.get(file);
       if (!stats) {
         stats = byFile.get(file);
-        if (!stats) byFile.set(file, (stats = new SessionStats(null)));
+        if (!stats) byFile.set(file, (stats = codec.stats(null)));
       }
     }
     stats.add(rec.header, line);
   }
-  const orphans: SessionStats[] = [];
+  const orphans: SessionCounter[] = [];
   for (const [file, group] of byFile) {
     const owners = fileSessions.get(file);
     // A file with one session: its leading lines are that session's.

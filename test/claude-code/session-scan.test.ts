@@ -3,7 +3,8 @@
 import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { countLines, firstPrompt, ReadCounter, scanSession } from '../../lib/claude-code/session-scan.js';
+import { countLines, ReadCounter } from '../../lib/core/file-lines.js';
+import { firstPrompt, scanSession } from '../../lib/claude-code/session-scan.js';
 import { assistantLine, fullFields, line, userLine } from './store-helpers.js';
 
 const ID = '22222222-2222-4222-8222-222222222222';

@@ -7,7 +7,7 @@ import { PassThrough, Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { splitLines } from '../../lib/core/lines.js';
 import { run, type Proc, type Tool } from '../../lib/core/run.js';
-import type { SessionFields } from '../../lib/claude-code/session-scan.js';
+import type { SessionFields } from '../../lib/codec.js';
 import { parsePhysicalLine } from '../../lib/parse-line.js';
 
 /** The repository root (compiled tests live in build/test/). */

@@ -1,0 +1,232 @@
+// The surface every harness codec offers (lib/claude-code/, lib/codex/): what the
+// commands may ask of a line, a session or a store without knowing which harness
+// wrote it. Commands reach a codec only through lib/codecs.ts, by `header.harness`.
+import type { Stats } from 'node:fs';
+import type { CommonMessage, CommonSession, ArtifactBlock } from './common.js';
+import type { ReadCounter } from './core/file-lines.js';
+import type { Harness, Kind, RecordHeader, RecordView } from './record.js';
+
+/** Minutes within which sessions of one directory count as equally current (tx-ls --current). */
+export const DEFAULT_WINDOW_MINUTES = 5;
+
+/** The default tail window of the shallow scan: the size of the head and tail reads Claude Code's own session list uses. */
+export const DEFAULT_TAIL_BYTES = 64 * 1024;
+
+/** One harness's codec. */
+export interface Codec {
+  /** The name records carry in `harness`. */
+  readonly harness: Harness;
+  /** True when a parsed native line has this harness's shape. */
+  detect(line: unknown): boolean;
+  /** The shared kind (record.ts KINDS) of one parsed native line of this harness. */
+  classify(line: unknown): Kind;
+  /** The envelope fields of one parsed native line (null where the line does not say). */
+  envelope(line: unknown): Envelope;
+  /** Every string of a line's text (message text, tool input and output), for --grep. */
+  strings(line: unknown): Iterable<string>;
+  /** A converter of one session's records to Common (tx-common), or null while the harness has none. */
+  toCommon: ((options: ToCommonOptions) => SessionConverter) | null;
+  /** A writer of one Common session as this harness's native lines (tx-native), or null. */
+  fromCommon: ((session: CommonSession, options: FromCommonOptions) => NativeWriter) | null;
+  /** The tx-filter question for a flag; null when the question does not apply to this harness. */
+  question(flag: QuestionFlag, options: QuestionOptions): Question | null;
+  /** The flat view of a record when no question is asked (tx-filter --view). */
+  lineView(rec: RecordView, maxChars: number): View;
+  /** Fresh counters of one session for tx-stats (`id`: its session id, null when unknown). */
+  stats(id: string | null): SessionCounter;
+  /** Where this harness keeps its sessions, or null when tx-ls cannot list them. */
+  store: SessionStore | null;
+  /** The envelope markup of this harness's text (tx-escape), or null when it has none. */
+  markup: EnvelopeMarkup | null;
+}
+
+/** The envelope fields commands filter and group on. */
+export interface Envelope {
+  /** The session the line belongs to, when the line says. */
+  session: string | null;
+  /** The line's timestamp (ISO 8601), when it has one. */
+  timestamp: string | null;
+  /** True for a subagent's line kept inside the main file. */
+  sidechain: boolean;
+}
+
+/** Every question flag of tx-filter, in the order views are written for one record. */
+export const QUESTION_FLAGS = ['human-prompts', 'tool-calls', 'tool-results', 'skills', 'subagents', 'hooks', 'compactions', 'usage', 'modes'] as const;
+
+/** One question flag of tx-filter. */
+export type QuestionFlag = (typeof QUESTION_FLAGS)[number];
+
+/** One flat view object. */
+export type View = Record<string, unknown>;
+
+/** What the question flags are told by their modifiers. */
+export interface QuestionOptions {
+  /** Strings in views are cut to this many characters (0: whole). */
+  maxChars: number;
+  /** --name: tool name, hook event or name, skill, or subagent type. */
+  name?: string;
+  /** --errors: only failed tool results. */
+  errors: boolean;
+  /** --failed: only failed hooks. */
+  failed: boolean;
+}
+
+/** One question of the session-store guide as a record selector. */
+export interface Question {
+  /** The flag it answers. */
+  name: string;
+  /** The record kinds that can match; records of other kinds are not parsed. */
+  kinds: ReadonlySet<Kind>;
+  /** Does the record match (record mode)? */
+  match(rec: RecordView): boolean;
+  /** The views of a record (view mode); a question may hold views back and return them later. */
+  views(rec: RecordView): View[];
+  /** Views still held back at the end of the input. */
+  end?(): View[];
+}
+
+/** The counters of one session for tx-stats. */
+export interface SessionCounter {
+  /** Count one record; `line` is its parsed native line (undefined for invalid records). */
+  add(header: RecordHeader, line: unknown): void;
+  /** Take in the counts of lines read before the session's id was known. */
+  absorb(other: SessionCounter): void;
+  /** The summary object tx-stats prints. */
+  summary(): Record<string, unknown>;
+}
+
+/** How tx-common converts. */
+export interface ToCommonOptions {
+  /** The file the records come from (undefined on stdin). */
+  src?: string;
+  /** Only the conversation the client resumes (after the last compaction). */
+  active: boolean;
+  /** Also convert sidechain lines kept inside a main file. */
+  sidechains: boolean;
+}
+
+/** One session's conversion to Common, fed record by record. */
+export interface SessionConverter {
+  /** On stdin (no file name), true when `line` begins another session than the one being converted. */
+  startsNewSession(line: unknown): boolean;
+  /** Take one parsed native line (`n`: its physical line number). */
+  push(line: unknown, n: number): void;
+  /** After the last line: the session line, then its messages, each as one line of text. */
+  finish(): AsyncIterable<string | Buffer> | Iterable<string | Buffer>;
+  /** Native files to convert after this session (its subagents, under --subagents). */
+  followers(): string[];
+  /** Release what the conversion holds (a temporary file), whatever happened. */
+  dispose(): void;
+}
+
+/** How tx-native writes a Common session. */
+export interface FromCommonOptions {
+  /** The new session's id. */
+  sessionId: string;
+  /** The project directory the session is installed for. */
+  cwd?: string;
+  /** Write an artifact's bytes beside the installed session; returns the path written. */
+  materialize?: (artifact: ArtifactBlock) => string;
+}
+
+/** One Common session being written as native lines. */
+export interface NativeWriter {
+  /** The native lines of one Common message. */
+  message(m: CommonMessage): object[];
+  /** The lines still held back at the end of the session. */
+  finish(): object[];
+  /** Problems found so far (taken by the caller, who empties the array). */
+  warnings: string[];
+}
+
+/** One session file found in a store. */
+export interface FoundSession {
+  path: string;
+  /** The name of the directory holding the file (the project directory in a Claude Code store). */
+  project: string;
+  stat: Stats;
+}
+
+/** A file or directory a walk could not use, and why. */
+export interface WalkProblem {
+  path: string;
+  message: string;
+}
+
+/** What the shallow scan of a session file learns. */
+export interface SessionFields {
+  /** The session's id: from its lines, else the file name. */
+  id: string;
+  cwd: string | null;
+  git_branch: string | null;
+  version: string | null;
+  /** The model of the first answer. */
+  model: string | null;
+  /** The session's name, when it has one. */
+  title: string | null;
+  /** A title the client guessed (not a name the user gave). */
+  ai_title: string | null;
+  /** The first timestamp. */
+  started_at: string | null;
+}
+
+/** How far a shallow scan may read. */
+export interface ScanOptions {
+  /** Bytes read backwards from the end for titles. */
+  tailBytes?: number;
+  /** Read the whole file, so titles anywhere count. */
+  deep?: boolean;
+  counter?: ReadCounter;
+}
+
+/** Where an installed session goes. */
+export interface InstallTarget {
+  /** The session file. */
+  file: string;
+  /** The directory of the session's side files (artifacts). */
+  sessionDir: string;
+  /** The resolved project directory. */
+  cwd: string;
+}
+
+/** A harness's session store, as tx-ls and tx-native see it. */
+export interface SessionStore {
+  /** The configuration directory from the environment (e.g. $CLAUDE_CONFIG_DIR), or null when it cannot be known. */
+  configDir(env: NodeJS.ProcessEnv): string | null;
+  /** The sessions root under a configuration directory. */
+  rootIn(config: string): string;
+  /** Every session file under a root, as the walk finds it; problems are reported, not thrown. */
+  discover(root: string, onProblem: (p: WalkProblem) => void): Iterable<FoundSession>;
+  /** The shallow scan of one session file (`size` from its stat); never builds a message. */
+  scan(file: string, size: number, options?: ScanOptions): SessionFields;
+  /** The first prompt a person typed in a session file, trimmed to `max` characters. */
+  firstPrompt(file: string, size: number, max: number, counter?: ReadCounter): string | null;
+  /** The newest sessions of a working directory, newest first, with those within `windowMinutes` of it. */
+  current(root: string, cwd: string, windowMinutes: number): FoundSession[];
+  /** The number of subagent transcripts beside a session file. */
+  countSubagents(file: string): number;
+  /** Where a session of `cwd` is installed for resume; throws UnsafePath for a path that would leave the root. */
+  installTarget(config: string, cwd: string, id: string, parent?: { session: string; agentId: string }): InstallTarget;
+  /** The shell command that resumes an installed session. */
+  resumeCommand(id: string): string;
+  /** The subagents of a session file, one listing object each. */
+  subagents(file: string, counter?: ReadCounter): object[];
+  /** The plugin registry file under a configuration directory, or null when the harness has none. */
+  pluginRegistryPath(config: string): string | null;
+  /** Read a plugin registry file, one listing object per installed plugin. */
+  readPlugins(file: string, each: (plugin: object) => Promise<void>): Promise<void>;
+}
+
+/** A harness's envelope markup: tags in text whose payload a closing tag could end early. */
+export interface EnvelopeMarkup {
+  /** The tag names. */
+  tags: readonly string[];
+  /** Escape closing tags in a payload (bijective; see tx-escape(1)). */
+  escape(s: string): string;
+  /** Undo escape. */
+  unescape(s: string): string;
+  /** The strings of a native line that are envelope bodies, by their holder and key. */
+  slots(line: unknown): { parent: Record<string, unknown>; key: string }[];
+  /** Apply `fn` to each payload of an envelope body, leaving the tags; null when the body is not envelope markup. */
+  rewriteBody(body: string, fn: (text: string) => string): string | null;
+}
