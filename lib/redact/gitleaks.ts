@@ -52,7 +52,17 @@ export interface Rule {
   /** Secrets with Shannon entropy at or below this are not secrets (0: no threshold). */
   entropy: number;
   allowlists: Allowlist[];
+  /** The match also takes up to this many word characters, '.' or '-' before where the regex matched (see compileRule). */
+  lead: number;
 }
+
+/**
+ * gitleaks writes a hundred rules as `[\w.-]{0,50}?` + keyword + value. Scanned as is,
+ * that lazy prefix makes the engine try 50 lengths at every position of every string;
+ * the same matches are found by scanning without it and taking the word characters
+ * before the match afterwards (the prefix holds no group and only widens the match).
+ */
+const LAZY_LEAD = /^(\(\?i\))?\[\\w\.-\]\{0,50\}\?/;
 
 /** Compile an allowlist; regexes are in gitleaks' syntax. */
 export function compileAllowlist(a: GitleaksAllowlist): Allowlist {
@@ -69,9 +79,11 @@ export function compileAllowlist(a: GitleaksAllowlist): Allowlist {
 export function compileRule(r: GitleaksRule): Rule | null {
   // Rules tied to a file name (a .tf or .yaml file…) cannot apply: a transcript string has none.
   if (r.regex === undefined || r.path !== undefined) return null;
+  const lead = LAZY_LEAD.test(r.regex) ? 50 : 0;
   return {
     id: r.id,
-    regex: goRegExp(r.regex, 'gd'),
+    regex: goRegExp(lead > 0 ? r.regex.replace(LAZY_LEAD, '$1') : r.regex, 'gd'),
+    lead,
     keywords: (r.keywords ?? []).map((k) => k.toLowerCase()),
     secretGroup: r.secretGroup ?? 0,
     entropy: r.entropy ?? 0,

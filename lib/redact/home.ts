@@ -25,7 +25,8 @@ export class HomeMasker {
 
   /** Whether a raw line could hold something to mask. */
   mayHold(text: string): boolean {
-    if (text.includes('/home/') || text.includes('/Users/') || text.includes('Users\\')) return true;
+    // Raw JSON may write '/' as '\/'.
+    if (/[/\\](?:home|Users)[/\\]/.test(text)) return true;
     if (!this.namePattern) return false;
     this.namePattern.lastIndex = 0;
     return this.namePattern.test(text);

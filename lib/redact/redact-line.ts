@@ -4,7 +4,7 @@
 // keeps all its strings keeps its bytes.
 import { isUtf8 } from 'node:buffer';
 import { rewriteStrings } from '../core/field-path.js';
-import type { Redaction, TextRedactor } from './redact-text.js';
+import type { LineSurvey, Redaction, TextRedactor } from './redact-text.js';
 
 /** What became of one line. */
 export type LineResult =
@@ -23,18 +23,19 @@ function isRecordValue(v: any): v is { harness: string; kind: string; n: number;
 export function redactLine(bytes: Buffer, redactor: TextRedactor, text: boolean): LineResult {
   if (!isUtf8(bytes)) return { kind: 'skipped', why: 'not UTF-8, passed through' };
   // latin1 is a cheap view for the pre-filter: the keywords and markers are ASCII.
-  if (!redactor.mayHold(bytes.toString('latin1'))) return { kind: 'same', found: [] };
+  const survey = redactor.survey(bytes.toString('latin1'));
+  if (survey === null) return { kind: 'same', found: [] };
   const raw = bytes.toString('utf8');
-  if (text) return redactPlain(raw, redactor);
+  if (text) return redactPlain(raw, redactor, survey);
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch {
-    const plain = redactPlain(raw, redactor);
+    const plain = redactPlain(raw, redactor, survey);
     return plain.kind === 'skipped' ? plain : { ...plain, notJson: true };
   }
   const found: Redaction[] = [];
-  const result = rewriteStrings(value, [[]], (s) => redactor.redact(s, found));
+  const result = rewriteStrings(value, [[]], (s) => redactor.redact(s, found, survey));
   if (!result.changed) return { kind: 'same', found };
   let out: string;
   try {
@@ -53,8 +54,8 @@ export function redactLine(bytes: Buffer, redactor: TextRedactor, text: boolean)
   return { kind: 'changed', text: out, found, record: null };
 }
 
-function redactPlain(raw: string, redactor: TextRedactor): LineResult {
+function redactPlain(raw: string, redactor: TextRedactor, survey: LineSurvey): LineResult {
   const found: Redaction[] = [];
-  const out = redactor.redact(raw, found);
+  const out = redactor.redact(raw, found, survey);
   return out === raw ? { kind: 'same', found } : { kind: 'changed', text: out, found, record: null };
 }

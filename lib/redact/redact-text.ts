@@ -31,12 +31,20 @@ export function secretHash(secret: string): string {
 }
 
 const LITERAL = /"(?:[^"\\\n]|\\.)*"/g;
-const BASE64_RUN = new RegExp(`[A-Za-z0-9+/_-]{${MIN_BASE64},}={0,2}`, 'g');
+// The lookbehind starts a try only where a run starts: without it, every shorter run is tried at each of its characters.
+const BASE64_RUN = new RegExp(`(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{${MIN_BASE64},}={0,2}`, 'g');
 
 function looksLikeText(bytes: Buffer): boolean {
   for (const b of bytes) if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) return false;
   return true;
 }
+
+/** What a look at a raw line found: the keywords its strings can hold (null: any). */
+export interface LineSurvey {
+  keywords: string[] | null;
+}
+
+const ANY: LineSurvey = { keywords: null };
 
 /** Redacts strings with a scanner (and a home masker under --home), collecting what it replaced. */
 export class TextRedactor {
@@ -45,26 +53,33 @@ export class TextRedactor {
     private readonly home: HomeMasker | null,
   ) {}
 
-  /** Whether a raw line could need redacting at all; false means its bytes can pass untouched. */
-  mayHold(raw: string): boolean {
-    if (this.scanner.mayHold(raw) || (this.home !== null && this.home.mayHold(raw))) return true;
+  /**
+   * A look at a raw line's bytes before it is parsed: null when nothing in it can need
+   * redacting (no rule keyword, no base64 run, nothing for --home), else the keywords
+   * its strings can hold (null: any, when \u escapes could spell one).
+   */
+  survey(raw: string): LineSurvey | null {
+    const keywords = this.scanner.keywordsIn(raw);
     // A keyword spelled with \u escapes (JSON.stringify never writes printable ASCII so).
-    if (/\\u00[2-7][0-9a-fA-F]/.test(raw)) return true;
+    const escaped = /\\u00[2-7][0-9a-fA-F]/.test(raw);
     BASE64_RUN.lastIndex = 0;
-    return BASE64_RUN.test(raw);
+    if (keywords.length > 0 || escaped || this.scanner.hasRulesWithoutKeywords || (this.home !== null && this.home.mayHold(raw)) || BASE64_RUN.test(raw)) {
+      return { keywords: escaped ? null : keywords };
+    }
+    return null;
   }
 
-  /** `text` with its secrets replaced; each replacement is pushed onto `found`. */
-  redact(text: string, found: Redaction[], jsonDepth = 0, base64Depth = 0): string {
+  /** `text` with its secrets replaced; each replacement is pushed onto `found`. `survey` is its line's. */
+  redact(text: string, found: Redaction[], survey: LineSurvey = ANY, jsonDepth = 0, base64Depth = 0): string {
     let out = text;
-    if (jsonDepth < MAX_JSON_DEPTH && out.includes('\\') && out.includes('"')) out = this.redactLiterals(out, found, jsonDepth, base64Depth);
-    out = this.redactDirect(out, found);
+    if (jsonDepth < MAX_JSON_DEPTH && out.includes('\\') && out.includes('"')) out = this.redactLiterals(out, found, survey, jsonDepth, base64Depth);
+    out = this.redactDirect(out, found, survey);
     if (base64Depth < MAX_BASE64_DEPTH && out.length >= MIN_BASE64) out = this.redactBase64(out, found, jsonDepth, base64Depth);
     return out;
   }
 
-  private redactDirect(text: string, found: Redaction[]): string {
-    let hits = this.scanner.find(text);
+  private redactDirect(text: string, found: Redaction[], survey: LineSurvey): string {
+    let hits = this.scanner.find(text, survey.keywords);
     if (this.home) {
       const names = this.home.find(text);
       if (names.length > 0) hits = nonOverlapping([...hits, ...names]);
@@ -74,7 +89,7 @@ export class TextRedactor {
   }
 
   /** JSON string literals with escapes in them are decoded, redacted, and written back as literals. */
-  private redactLiterals(text: string, found: Redaction[], jsonDepth: number, base64Depth: number): string {
+  private redactLiterals(text: string, found: Redaction[], survey: LineSurvey, jsonDepth: number, base64Depth: number): string {
     let out = '';
     let last = 0;
     LITERAL.lastIndex = 0;
@@ -88,7 +103,7 @@ export class TextRedactor {
       } catch {
         continue;
       }
-      const next = this.redact(decoded, found, jsonDepth + 1, base64Depth);
+      const next = this.redact(decoded, found, survey, jsonDepth + 1, base64Depth);
       if (next === decoded) continue;
       out += text.slice(last, start) + JSON.stringify(next);
       last = end;
@@ -114,7 +129,8 @@ export class TextRedactor {
       const bytes = Buffer.from(run, encoding);
       if (!isUtf8(bytes) || !looksLikeText(bytes)) continue;
       const decoded = bytes.toString('utf8');
-      const next = this.redact(decoded, found, jsonDepth, base64Depth + 1);
+      // Decoded base64 holds keywords the raw line does not show.
+      const next = this.redact(decoded, found, ANY, jsonDepth, base64Depth + 1);
       if (next === decoded) continue;
       let encoded = Buffer.from(next, 'utf8').toString(encoding);
       if (urlSafe && run.endsWith('=')) encoded += '='.repeat((4 - (encoded.length % 4)) % 4);

@@ -34,7 +34,8 @@ export class Scanner {
   private readonly keywordPattern: RegExp | null;
   private readonly byKeyword = new Map<string, Rule[]>();
   private readonly always: Rule[] = [];
-  private readonly within = new Map<string, Rule[]>();
+  /** Each keyword, and the keywords inside it. */
+  private readonly inside = new Map<string, string[]>();
 
   constructor(readonly ruleSet: RuleSet) {
     for (const rule of ruleSet.rules) {
@@ -47,45 +48,51 @@ export class Scanner {
     }
     const words = [...this.byKeyword.keys()].sort((a, b) => b.length - a.length);
     // The longest keyword at a place is the one matched: it stands for those inside it.
-    for (const word of words) {
-      const rules = new Set<Rule>();
-      for (const inner of words) if (word.includes(inner)) for (const rule of this.byKeyword.get(inner)!) rules.add(rule);
-      this.within.set(word, [...rules]);
-    }
+    for (const word of words) this.inside.set(word, words.filter((inner) => word.includes(inner)));
     this.keywordPattern = words.length > 0 ? new RegExp(words.map(escapeRegExp).join('|'), 'gi') : null;
   }
 
-  /** Whether `text` (a raw line, or part of one) could hold a secret any rule finds: some keyword is in it, or a rule has none. */
-  mayHold(text: string): boolean {
-    if (this.always.length > 0) return true;
-    if (!this.keywordPattern) return false;
-    this.keywordPattern.lastIndex = 0;
-    return this.keywordPattern.test(text);
+  /** Whether some rule runs on every text, keywords or not. */
+  get hasRulesWithoutKeywords(): boolean {
+    return this.always.length > 0;
   }
 
-  /** The rules whose keywords `text` holds, in rule-set order. */
-  private candidates(text: string): Rule[] {
+  /** Every keyword in `text` (lower case), in one pass. */
+  keywordsIn(text: string): string[] {
+    const seen = new Set<string>();
+    const re = this.keywordPattern;
+    if (!re) return [];
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text)) !== null) {
+      // From the next character on, so keywords that overlap this one are found too.
+      re.lastIndex = m.index + 1;
+      const word = m[0].toLowerCase();
+      if (seen.has(word)) continue;
+      for (const inner of this.inside.get(word)!) seen.add(inner);
+    }
+    return [...seen];
+  }
+
+  /**
+   * The rules to run on `text`: those whose keywords it holds. `among`, the keywords of
+   * the raw line the text came from, narrows the search to those (a text decoded from
+   * the line's JSON escapes holds no keyword the raw line does not).
+   */
+  private candidates(text: string, among: string[] | null): Rule[] {
     const chosen = new Set<Rule>(this.always);
-    if (this.keywordPattern) {
-      const re = this.keywordPattern;
-      const seen = new Set<string>();
-      re.lastIndex = 0;
-      let m: RegExpExecArray | null;
-      while ((m = re.exec(text)) !== null) {
-        // From the next character on, so keywords that overlap this one are found too.
-        re.lastIndex = m.index + 1;
-        const word = m[0].toLowerCase();
-        if (seen.has(word)) continue;
-        seen.add(word);
-        for (const rule of this.within.get(word)!) chosen.add(rule);
-      }
+    if (among === null) {
+      for (const word of this.keywordsIn(text)) for (const rule of this.byKeyword.get(word)!) chosen.add(rule);
+    } else if (among.length > 0) {
+      const lower = text.toLowerCase();
+      for (const word of among) if (lower.includes(word)) for (const rule of this.byKeyword.get(word)!) chosen.add(rule);
     }
     return chosen.size === 0 ? [] : this.ruleSet.rules.filter((r) => chosen.has(r));
   }
 
   /** Every secret in `text`, without overlaps (the earlier, then the longer, wins), in order. */
-  find(text: string): Finding[] {
-    const rules = this.candidates(text);
+  find(text: string, among: string[] | null = null): Finding[] {
+    const rules = this.candidates(text, among);
     if (rules.length === 0) return [];
     const found: Finding[] = [];
     for (const rule of rules) findByRule(text, rule, this.ruleSet.allowlist, found);
@@ -112,6 +119,7 @@ export function nonOverlapping(found: Finding[]): Finding[] {
   return kept;
 }
 
+const LEAD_CHAR = /[\w.-]/;
 const PLACEHOLDER = /^\[REDACTED:[^\]]*\]$/;
 
 function lineAround(text: string, start: number, end: number): string {
@@ -149,6 +157,7 @@ function findByRule(text: string, rule: Rule, global: Allowlist, found: Finding[
     // gitleaks trims newlines off a match's ends.
     let mStart = m.index;
     let mEnd = m.index + m[0].length;
+    for (let k = 0; k < rule.lead && mStart > 0 && LEAD_CHAR.test(text[mStart - 1]); k++) mStart--;
     while (mStart < mEnd && text[mStart] === '\n') mStart++;
     while (mEnd > mStart && text[mEnd - 1] === '\n') mEnd--;
     let start = mStart;

@@ -73,6 +73,8 @@ t.test('--home masks the user of a home path, and the name later on', async (t) 
   const lines = ['{"cwd":"/Users/carol/app"}', '{"text":"carol@laptop ran it; carolina did not"}'].join('\n') + '\n';
   const res = await runTool(redactTool, ['--home'], [lines]);
   t.equal(res.stdout.toString(), '{"cwd":"/Users/[REDACTED:home]/app"}\n{"text":"[REDACTED:home]@laptop ran it; carolina did not"}\n');
+  const escaped = await runTool(redactTool, ['--home'], ['{"cwd":"\\/home\\/dave\\/x"}\n']);
+  t.equal(escaped.stdout.toString(), '{"cwd":"/home/[REDACTED:home]/x"}\n', "a path written with '\\/' is found too");
 });
 
 t.test('--rules adds rules; a bad rules file is a usage error naming the line', async (t) => {
