@@ -1,0 +1,65 @@
+// The byte pre-filter only saves time: a line redacted with the look at its raw bytes
+// (skip it, or search its strings for the keywords the raw line holds) comes out as it
+// does when every string of it is searched for every rule. Swept over the planted set
+// and every corpus line.
+import { readFileSync } from 'node:fs';
+import t from 'tap';
+import { rewriteStrings } from '../../lib/core/field-path.js';
+import { HomeMasker } from '../../lib/redact/home.js';
+import { redactLine } from '../../lib/redact/redact-line.js';
+import { TextRedactor, type Redaction } from '../../lib/redact/redact-text.js';
+import { defaultRuleSet } from '../../lib/redact/rules.js';
+import { Scanner } from '../../lib/redact/scan.js';
+import { corpusFiles } from '../helpers.js';
+import { plantedSession } from './planted.js';
+
+const scanner = new Scanner(defaultRuleSet());
+
+/** The line redacted with no pre-filter: every string, every rule; null when nothing changes. */
+function searchedWhole(line: string, redactor: TextRedactor): string | null {
+  const found: Redaction[] = [];
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    // Not JSON (two objects glued on one line): searched as text.
+    const text = redactor.redact(line, found);
+    return text === line ? null : text;
+  }
+  const result = rewriteStrings(value, [[]], (s) => redactor.redact(s, found));
+  return result.changed ? JSON.stringify(result.value) : null;
+}
+
+function compare(t: { equal: (a: unknown, b: unknown, m: string) => void }, name: string, lines: string[], home: boolean): void {
+  const fast = new TextRedactor(scanner, home ? new HomeMasker() : null);
+  const whole = new TextRedactor(scanner, home ? new HomeMasker() : null);
+  let differ = 0;
+  let changed = 0;
+  for (const line of lines) {
+    if (!line.trim()) continue;
+    const r = redactLine(Buffer.from(line), fast, false);
+    const got = r.kind === 'changed' ? (r.record ? null : r.text) : null;
+    if (r.kind === 'changed' && r.record) continue;
+    const want = searchedWhole(line, whole);
+    if (got !== null) changed++;
+    if (got !== want) differ++;
+  }
+  t.equal(differ, 0, `${name}: ${changed} lines changed, none differently than with every string searched`);
+}
+
+t.test('the planted set', async (t) => {
+  compare(t, 'planted', plantedSession(7, 1).lines, false);
+});
+
+t.test('every corpus line, with and without --home', async (t) => {
+  const files = [...corpusFiles('claude-code'), ...corpusFiles('codex')];
+  if (files.length === 0) {
+    t.pass('no corpus beside the repository (../shared/corpus): nothing to sweep');
+    return;
+  }
+  for (const file of files) {
+    const lines = readFileSync(file, 'utf8').split('\n');
+    compare(t, file.split('/').pop()!, lines, false);
+    compare(t, `${file.split('/').pop()!} --home`, lines, true);
+  }
+});
