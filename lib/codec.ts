@@ -22,6 +22,8 @@ export interface Codec {
   classify(line: unknown): Kind;
   /** The envelope fields of one parsed native line (null where the line does not say). */
   envelope(line: unknown): Envelope;
+  /** True when a line that names no session belongs to the last session named before it in its file (Codex names it once, in session_meta). */
+  readonly sessionFollows: boolean;
   /** Every string of a line's text (message text, tool input and output), for --grep. */
   strings(line: unknown): Iterable<string>;
   /** A converter of one session's records to Common (tx-common), or null while the harness has none. */
@@ -199,14 +201,16 @@ export interface SessionStore {
   discover(root: string, onProblem: (p: WalkProblem) => void): Iterable<FoundSession>;
   /** The shallow scan of one session file (`size` from its stat); never builds a message. */
   scan(file: string, size: number, options?: ScanOptions): SessionFields;
+  /** Physical lines in a session file, counted as tx-parse numbers them (reads the whole file). */
+  countLines(file: string, size: number, counter?: ReadCounter): number;
   /** The first prompt a person typed in a session file, trimmed to `max` characters. */
   firstPrompt(file: string, size: number, max: number, counter?: ReadCounter): string | null;
   /** The newest sessions of a working directory, newest first, with those within `windowMinutes` of it. */
   current(root: string, cwd: string, windowMinutes: number): FoundSession[];
-  /** The number of subagent transcripts beside a session file. */
-  countSubagents(file: string): number;
-  /** Where a session of `cwd` is installed for resume; throws UnsafePath for a path that would leave the root. */
-  installTarget(config: string, cwd: string, id: string, parent?: { session: string; agentId: string }): InstallTarget;
+  /** The number of subagent transcripts beside a session file; null when the harness keeps none there. */
+  countSubagents(file: string): number | null;
+  /** Where a session of `cwd` is installed for resume (throws UnsafePath for a path that would leave the root); null when sessions cannot be installed. */
+  installTarget: ((config: string, cwd: string, id: string, parent?: { session: string; agentId: string }) => InstallTarget) | null;
   /** The shell command that resumes an installed session. */
   resumeCommand(id: string): string;
   /** The subagents of a session file, one listing object each. */

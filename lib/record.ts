@@ -10,6 +10,7 @@ export type Harness = 'claude-code' | 'codex';
 export const KINDS = [
   'prompt',
   'queued-prompt',
+  'input',
   'injected',
   'command',
   'command-output',

@@ -16,6 +16,7 @@ import { firstPrompt, scanSession } from './session-scan.js';
 import { SessionStats } from './session-stats.js';
 import { configDir, pluginRegistryPath } from './store.js';
 import { countSubagents, subagentsOf } from './subagents.js';
+import { countLines } from '../core/file-lines.js';
 import { lineStrings } from './text.js';
 import { lineView, makeQuestion } from './views.js';
 
@@ -34,6 +35,7 @@ const store: SessionStore = {
   rootIn: (config) => path.join(config, 'projects'),
   discover: discoverSessions,
   scan: scanSession,
+  countLines,
   firstPrompt,
   current: currentSessions,
   countSubagents,
@@ -51,6 +53,7 @@ export const claudeCodec: Codec = {
   detect: (line) => line !== null && typeof line === 'object' && !Array.isArray(line),
   classify: classifyClaudeLine,
   envelope: claudeEnvelope,
+  sessionFollows: false,
   strings: lineStrings,
   toCommon: (options) => new ClaudeSessionConverter(options),
   fromCommon: (session, options) => new CommonToClaude(session, options),

@@ -1,45 +1,32 @@
 // The Codex codec: rollout lines behind the one Codec surface of lib/codec.ts.
-import type { Codec, Envelope, SessionCounter, View } from '../codec.js';
-import type { RecordHeader, RecordView } from '../record.js';
+import type { Codec, Envelope } from '../codec.js';
+import { classifyCodexLine } from './classify.js';
 import { isCodexLine } from './detect.js';
+import { CodexSessionStats } from './session-stats.js';
+import { codexStore } from './store.js';
+import { codexLineView, codexQuestion, codexStrings } from './views.js';
 
-function envelope(line: any): Envelope {
-  const ok = line && typeof line === 'object' && !Array.isArray(line);
-  const id = ok && line.type === 'session_meta' ? line.payload?.id : undefined;
-  return { session: typeof id === 'string' && id !== '' ? id : null, timestamp: ok && typeof line.timestamp === 'string' ? line.timestamp : null, sidechain: false };
-}
-
-/** Counts lines and kinds only, until the Codex questions are read. */
-class CodexCounter implements SessionCounter {
-  private lines = 0;
-  private files: string[] = [];
-  constructor(private readonly session: string | null) {}
-  add(header: RecordHeader): void {
-    this.lines++;
-    if (header.src !== undefined && !this.files.includes(header.src)) this.files.push(header.src);
-  }
-  absorb(other: SessionCounter): void {
-    const o = other as CodexCounter;
-    this.lines += o.lines;
-    for (const f of o.files) if (!this.files.includes(f)) this.files.push(f);
-  }
-  summary(): Record<string, unknown> {
-    return { session: this.session, harness: 'codex', files: this.files, lines: this.lines };
-  }
+/** The envelope fields of a Codex line: only session_meta names its session; no line is a sidechain. */
+export function codexEnvelope(line: unknown): Envelope {
+  const l = line && typeof line === 'object' && !Array.isArray(line) ? (line as Record<string, any>) : null;
+  const id = l && l.type === 'session_meta' ? l.payload?.id : undefined;
+  return { session: typeof id === 'string' && id !== '' ? id : null, timestamp: l && typeof l.timestamp === 'string' ? l.timestamp : null, sidechain: false };
 }
 
 /** The Codex codec. */
 export const codexCodec: Codec = {
   harness: 'codex',
   detect: isCodexLine,
-  classify: () => 'other',
-  envelope,
-  strings: () => [],
+  classify: classifyCodexLine,
+  envelope: codexEnvelope,
+  sessionFollows: true,
+  strings: codexStrings,
+  // The conversion to Common lands with lib/codex/to-common.ts.
   toCommon: null,
   fromCommon: null,
-  question: () => null,
-  lineView: (rec: RecordView, _maxChars: number): View => ({ n: rec.header.n, kind: rec.header.kind }),
-  stats: (id) => new CodexCounter(id),
-  store: null,
+  question: codexQuestion,
+  lineView: codexLineView,
+  stats: (id) => new CodexSessionStats(id),
+  store: codexStore,
   markup: null,
 };

@@ -1,5 +1,6 @@
 // The session a tool reads when it is given no file and stdin is a terminal: the
 // current session of the working directory (tx-ls --current picks the same one).
+import { existsSync } from 'node:fs';
 import { DEFAULT_WINDOW_MINUTES, type FoundSession } from '../codec.js';
 import { CODECS } from '../codecs.js';
 import { UsageError, type Context } from '../core/run.js';
@@ -9,10 +10,12 @@ export function currentSessionForTerminal(ctx: Context): string {
   const cwd = ctx.proc.cwd();
   const roots: string[] = [];
   let sessions: FoundSession[] = [];
-  for (const codec of CODECS) {
+  for (const [i, codec] of CODECS.entries()) {
     const config = codec.store?.configDir(ctx.proc.env) ?? null;
     if (!codec.store || config === null) continue;
     const root = codec.store.rootIn(config);
+    // A harness that was never used here has no store to name (the last one is always named).
+    if (!existsSync(root) && i < CODECS.length - 1) continue;
     roots.push(root);
     sessions = sessions.concat(codec.store.current(root, cwd, DEFAULT_WINDOW_MINUTES));
   }

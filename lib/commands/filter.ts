@@ -97,11 +97,11 @@ function readFilters(args: Record<string, unknown>): Filters {
   return f;
 }
 
-function passesLineFilters(f: Filters, codec: Codec, line: any): boolean {
+function passesLineFilters(f: Filters, codec: Codec, line: any, session: string | null): boolean {
   if (!line || typeof line !== 'object') return false;
   if (f.types && !f.types.has(line.type)) return false;
   const envelope = codec.envelope(line);
-  if (f.session !== undefined && !(envelope.session !== null && envelope.session.startsWith(f.session))) return false;
+  if (f.session !== undefined && !(session !== null && session.startsWith(f.session))) return false;
   if (f.since !== undefined || f.until !== undefined) {
     const t = envelope.timestamp !== null ? Date.parse(envelope.timestamp) : NaN;
     if (Number.isNaN(t)) return false;
@@ -184,6 +184,7 @@ async function main(ctx: Context): Promise<void> {
     return w;
   };
 
+  const sessionOfFile = new Map<string, string>();
   const emit = async (q: Question, views: View[]) => {
     for (const v of views) await ctx.out.writeJson(tag ? { question: q.name, ...v } : v);
   };
@@ -201,7 +202,18 @@ async function main(ctx: Context): Promise<void> {
     if (selected && (filters.needsLine || asked.length > 0) && rec.header.kind !== 'invalid') {
       if (!parses(ctx, rec)) selected = false;
     }
-    if (selected && filters.needsLine) selected = rec.header.kind !== 'invalid' && passesLineFilters(filters, codec, rec.value());
+    // Where a harness names its session once (in a bookkeeping line), later lines of the file belong to it.
+    const fileKey = `${codec.harness}\0${rec.header.src ?? ''}`;
+    if (filters.session !== undefined && codec.sessionFollows && rec.header.kind === 'meta') {
+      const named = namedSession(codec, rec);
+      if (named !== null) sessionOfFile.set(fileKey, named);
+    }
+    if (selected && filters.needsLine && rec.header.kind !== 'invalid') {
+      const line = rec.value();
+      let session = line && typeof line === 'object' ? codec.envelope(line).session : null;
+      if (session === null && codec.sessionFollows) session = sessionOfFile.get(fileKey) ?? null;
+      selected = passesLineFilters(filters, codec, line, session);
+    } else if (selected && filters.needsLine) selected = false;
     if (args.view) {
       if (!selected) continue;
       if (flags.length === 0) await ctx.out.writeJson(codec.lineView(rec, options.maxChars));
@@ -216,6 +228,15 @@ async function main(ctx: Context): Promise<void> {
     }
   }
   if (args.view) for (const q of questions.all) if (q.end) await emit(q, q.end());
+}
+
+/** The session a record's line names, or null (also when the line is not JSON: that is reported where it is used). */
+function namedSession(codec: Codec, rec: RecordView): string | null {
+  try {
+    return codec.envelope(rec.value()).session;
+  } catch {
+    return null;
+  }
 }
 
 // A record whose native line is not JSON (from a program other than tx-parse) is reported once and matches nothing.

@@ -1,27 +1,39 @@
-// tx-ls: a Claude Code session store in, one object per session out. Also the
-// current session of a directory, a session's subagents, and the plugin registry.
+// tx-ls: a session store in (Claude Code's, or Codex's with --harness codex), one
+// object per session out. Also the current session of a directory, a session's
+// subagents, and the plugin registry (Claude Code).
 import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TAIL_BYTES, DEFAULT_WINDOW_MINUTES, type FoundSession, type SessionFields, type SessionStore } from '../codec.js';
 import { codecFor } from '../codecs.js';
-import { countLines, ReadCounter } from '../core/file-lines.js';
+import { ReadCounter } from '../core/file-lines.js';
 import { describeError } from '../core/fs-error.js';
 import { BrokenPipe } from '../core/output.js';
 import { ToolError, UsageError, type Context, type Tool } from '../core/run.js';
 
-// The store tx-ls lists.
-const store: SessionStore = codecFor('claude-code').store!;
+/** The store tx-ls lists: --harness (default claude-code). */
+function storeOf(ctx: Context): SessionStore {
+  const harness = stringOption(ctx, 'harness') ?? 'claude-code';
+  if (harness !== 'claude-code' && harness !== 'codex') throw new UsageError(`--harness is claude-code or codex, not ${JSON.stringify(harness)}`);
+  return codecFor(harness).store!;
+}
+
+function isCodex(ctx: Context): boolean {
+  return stringOption(ctx, 'harness') === 'codex';
+}
 
 const HELP = `usage: tx-ls [--root DIR] [--sort mtime|path] [--lines] [--deep] [DIR|FILE...]
        tx-ls --current [--cwd DIR] [--window MIN]
        tx-ls --subagents [SESSION]
        tx-ls --plugins [--config DIR]
 
-List the sessions of a Claude Code store, one JSON object per session:
+List the sessions of a Claude Code store (or with --harness codex a Codex
+store), one JSON object per session:
   path id project cwd git_branch version model title ai_title
   started_at modified_at bytes subagents [lines] [first_prompt]
-The store is $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects.
+The store is $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects; for Codex
+$CODEX_HOME/sessions and archived_sessions, else ~/.codex/ (.jsonl.zst too).
 
+  --harness H       claude-code (default) or codex: whose store to list
   --root DIR        the sessions root to walk (default: the store's projects/)
   --config DIR      the config dir (default: $CLAUDE_CONFIG_DIR, else ~/.claude)
   --sort KEY        mtime (newest first) or path; waits for the whole walk
@@ -45,9 +57,12 @@ export interface SessionEntry extends SessionFields {
   project: string;
   modified_at: string;
   bytes: number;
-  subagents: number;
+  /** Subagent transcripts beside the session; null for a harness that keeps none there. */
+  subagents: number | null;
   lines?: number;
   first_prompt?: string | null;
+  /** Set on Codex entries (`--harness codex`). */
+  harness?: 'codex';
 }
 
 interface ListOptions {
@@ -60,7 +75,7 @@ interface ListOptions {
 /** The listing entry of one found session file; null (after a warning) when it cannot be read. */
 export function sessionEntry(ctx: Context, found: FoundSession, opts: ListOptions): SessionEntry | null {
   try {
-    const fields = store.scan(found.path, found.stat.size, { deep: opts.deep, tailBytes: opts.tailBytes, counter: opts.counter });
+    const fields = storeOf(ctx).scan(found.path, found.stat.size, { deep: opts.deep, tailBytes: opts.tailBytes, counter: opts.counter });
     const entry: SessionEntry = {
       path: found.path,
       id: fields.id,
@@ -74,9 +89,10 @@ export function sessionEntry(ctx: Context, found: FoundSession, opts: ListOption
       started_at: fields.started_at,
       modified_at: found.stat.mtime.toISOString(),
       bytes: found.stat.size,
-      subagents: store.countSubagents(found.path),
+      subagents: storeOf(ctx).countSubagents(found.path),
     };
-    if (opts.lines) entry.lines = countLines(found.path, found.stat.size, opts.counter);
+    if (isCodex(ctx)) entry.harness = 'codex';
+    if (opts.lines) entry.lines = storeOf(ctx).countLines(found.path, found.stat.size, opts.counter);
     return entry;
   } catch (err) {
     ctx.warn({ src: found.path }, `cannot read: ${describeError(err)}`);
@@ -124,22 +140,22 @@ function stringOption(ctx: Context, name: string): string | undefined {
   return value;
 }
 
-/** The sessions root: --root, else <--config>/projects, else the environment's store. */
+/** The sessions root: --root, else <--config>/projects, else the environment's storeOf(ctx). */
 export function rootOf(ctx: Context): string {
   const root = stringOption(ctx, 'root');
   if (root !== undefined) return root;
   const config = stringOption(ctx, 'config');
-  if (config !== undefined) return store.rootIn(config);
-  const found = store.configDir(ctx.proc.env);
-  if (found === null) throw new ToolError('no store: neither CLAUDE_CONFIG_DIR nor HOME is set (use --root DIR)');
-  return store.rootIn(found);
+  if (config !== undefined) return storeOf(ctx).rootIn(config);
+  const found = storeOf(ctx).configDir(ctx.proc.env);
+  if (found === null) throw new ToolError(`no store: neither ${isCodex(ctx) ? 'CODEX_HOME' : 'CLAUDE_CONFIG_DIR'} nor HOME is set (use --root DIR)`);
+  return storeOf(ctx).rootIn(found);
 }
 
 function configOf(ctx: Context): string {
   const config = stringOption(ctx, 'config');
   if (config !== undefined) return config;
-  const found = store.configDir(ctx.proc.env);
-  if (found === null) throw new ToolError('no config dir: neither CLAUDE_CONFIG_DIR nor HOME is set (use --config DIR)');
+  const found = storeOf(ctx).configDir(ctx.proc.env);
+  if (found === null) throw new ToolError(`no config dir: neither ${isCodex(ctx) ? 'CODEX_HOME' : 'CLAUDE_CONFIG_DIR'} nor HOME is set (use --config DIR)`);
   return found;
 }
 
@@ -166,7 +182,7 @@ async function listSessions(ctx: Context, opts: ListOptions): Promise<void> {
         continue;
       }
     }
-    for (const found of store.discover(root, (p) => ctx.warn({ src: p.path }, p.message))) {
+    for (const found of storeOf(ctx).discover(root, (p) => ctx.warn({ src: p.path }, p.message))) {
       const entry = sessionEntry(ctx, found, opts);
       progress.tick(++count);
       if (entry === null) continue;
@@ -192,27 +208,27 @@ async function listCurrent(ctx: Context, opts: ListOptions): Promise<void> {
   const root = rootOf(ctx);
   const cwd = cwdOf(ctx);
   const window = numberOption(ctx, 'window', DEFAULT_WINDOW_MINUTES);
-  const sessions = store.current(root, cwd, window);
+  const sessions = storeOf(ctx).current(root, cwd, window);
   if (sessions.length === 0) throw new ToolError(`no session of ${cwd} under ${root}`);
   if (sessions.length > 1) ctx.note(`${sessions.length} sessions were modified within ${window} minutes of each other, newest first; compare their first prompts`);
   for (const found of sessions) {
     const entry = sessionEntry(ctx, found, opts);
     if (entry === null) continue;
-    entry.first_prompt = store.firstPrompt(found.path, found.stat.size, 300, opts.counter);
+    entry.first_prompt = storeOf(ctx).firstPrompt(found.path, found.stat.size, 300, opts.counter);
     await ctx.out.writeJson(entry);
   }
 }
 
-/** The session file SESSION names: a path, or a session id (file name) in the store. */
+/** The session file SESSION names: a path, or a session id (file name) in the storeOf(ctx). */
 export function resolveSession(ctx: Context, name: string | undefined): string {
   if (name === undefined) {
     const root = rootOf(ctx);
     const cwd = cwdOf(ctx);
-    const current = store.current(root, cwd, 0);
+    const current = storeOf(ctx).current(root, cwd, 0);
     if (current.length === 0) throw new ToolError(`no session of ${cwd} under ${root} (name one: tx-ls --subagents SESSION)`);
     return current[0].path;
   }
-  if (name.includes('/') || name.endsWith('.jsonl')) {
+  if (name.includes('/') || name.endsWith('.jsonl') || name.endsWith('.jsonl.zst')) {
     let stat: Stats;
     try {
       stat = statSync(name);
@@ -225,8 +241,8 @@ export function resolveSession(ctx: Context, name: string | undefined): string {
   const root = rootOf(ctx);
   const exact: string[] = [];
   const prefixed: string[] = [];
-  for (const found of store.discover(root, () => {})) {
-    const stem = path.basename(found.path, '.jsonl');
+  for (const found of storeOf(ctx).discover(root, () => {})) {
+    const stem = isCodex(ctx) ? storeOf(ctx).scan(found.path, found.stat.size).id : path.basename(found.path, '.jsonl');
     if (stem === name) exact.push(found.path);
     else if (stem.startsWith(name)) prefixed.push(found.path);
   }
@@ -239,11 +255,11 @@ export function resolveSession(ctx: Context, name: string | undefined): string {
 async function listSubagents(ctx: Context, counter: ReadCounter): Promise<void> {
   if (ctx.files.length > 1) throw new UsageError('--subagents takes one SESSION');
   const file = resolveSession(ctx, ctx.files[0]);
-  for (const entry of store.subagents(file, counter)) await ctx.out.writeJson(entry);
+  for (const entry of storeOf(ctx).subagents(file, counter)) await ctx.out.writeJson(entry);
 }
 
 async function listPlugins(ctx: Context): Promise<void> {
-  const file = store.pluginRegistryPath(configOf(ctx));
+  const file = storeOf(ctx).pluginRegistryPath(configOf(ctx));
   if (file === null) return;
   try {
     statSync(file);
@@ -252,7 +268,7 @@ async function listPlugins(ctx: Context): Promise<void> {
     throw new ToolError(`${file}: cannot read: ${describeError(err)}`);
   }
   try {
-    await store.readPlugins(file, (p) => ctx.out.writeJson(p));
+    await storeOf(ctx).readPlugins(file, (p) => ctx.out.writeJson(p));
   } catch (err) {
     if (err instanceof BrokenPipe) throw err;
     throw new ToolError(`${file}: not a plugin registry: ${(err as Error).message}`);
@@ -272,6 +288,7 @@ async function main(ctx: Context): Promise<void> {
     if (ctx.files.length > 0) throw new UsageError('--current takes no arguments (use --cwd DIR)');
     return listCurrent(ctx, opts);
   }
+  if (isCodex(ctx) && (ctx.args.subagents || ctx.args.plugins)) throw new UsageError(`--${ctx.args.subagents ? 'subagents' : 'plugins'} lists Claude Code's; Codex keeps no such thing beside a session`);
   if (ctx.args.subagents) return listSubagents(ctx, opts.counter);
   if (ctx.args.plugins) {
     if (ctx.files.length > 0) throw new UsageError('--plugins takes no arguments (use --config DIR)');
@@ -285,7 +302,7 @@ export const lsTool: Tool = {
   name: 'tx-ls',
   help: HELP,
   options: {
-    string: ['root', 'config', 'sort', 'tail-bytes', 'cwd', 'window'],
+    string: ['root', 'config', 'sort', 'tail-bytes', 'cwd', 'window', 'harness'],
     boolean: ['lines', 'deep', 'current', 'subagents', 'plugins'],
   },
   main,

@@ -108,7 +108,7 @@ async function main(ctx: Context): Promise<void> {
     try {
       const root = path.resolve(ctx.proc.cwd(), config);
       const parent = session.parent;
-      target = store.installTarget(root, cwd, id, parent ? { session: parent.session, agentId: parent.agent_id ?? id } : undefined);
+      target = store.installTarget!(root, cwd, id, parent ? { session: parent.session, agentId: parent.agent_id ?? id } : undefined);
     } catch (err) {
       if (err instanceof UnsafePath) throw new ToolError(err.message);
       throw err;

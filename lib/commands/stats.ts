@@ -14,7 +14,9 @@ turns (typed, queued), tool calls by name, tool errors, skills, subagents, hooks
 message.id), models, CLI versions, first and last timestamp, and coverage notes
 (line types, attachment types, system subtypes and fields it does not know, by
 CLI version; expected fields that were missing). Sessions are grouped by
-sessionId; lines without one go with the last session of their file.
+session id (Claude Code: sessionId; Codex: session_meta); lines without one go
+with the last session of their file. Codex sessions have no skills, subagents or
+hooks: their summaries list those under not_counted instead.
 
   --strict     exit 1 if any input line was not a record or its line not JSON
   -h, --help   this text        --version   the version
@@ -70,7 +72,17 @@ async function main(ctx: Context): Promise<void> {
     if (owners && owners.size === 1) [...owners][0].absorb(group);
     else orphans.push(group);
   }
-  for (const stats of [...sessions.values(), ...orphans]) await ctx.out.writeJson(stats.summary());
+  const noted = new Set<string>();
+  for (const stats of [...sessions.values(), ...orphans]) {
+    const summary = stats.summary();
+    await ctx.out.writeJson(summary);
+    // What a harness has no notion of is said once, not printed as zeros.
+    const missing = summary.not_counted;
+    if (Array.isArray(missing) && missing.length > 0 && !noted.has(String(summary.harness))) {
+      noted.add(String(summary.harness));
+      ctx.note(`${missing.join(', ')}: not counted for ${summary.harness} sessions (the harness has no such thing); see not_counted`);
+    }
+  }
 }
 
 /** The tx-stats tool. */

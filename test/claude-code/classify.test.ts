@@ -45,7 +45,21 @@ const expected: Record<string, string> = {
   bookkeeping: 'meta',
   'unknown-type': 'other',
   'user-without-message': 'other',
-  'codex-response-item': 'other',
+  'codex-response-item': 'input',
+  'codex-user-message-event': 'prompt',
+  'codex-context-event': 'injected',
+  'codex-injected': 'injected',
+  'codex-user-shell-command': 'command',
+  'codex-assistant': 'assistant',
+  'codex-tool-result': 'tool-result',
+  'codex-compaction': 'compact',
+  'codex-bookkeeping': 'meta',
+  'codex-event': 'progress',
+  'codex-thread-name': 'title',
+  'codex-system-event': 'system',
+  'codex-unknown': 'other',
+  'codex-bare-prompt': 'prompt',
+  'codex-bare-header': 'meta',
 };
 
 const dir = repo('fixtures', 'classify');

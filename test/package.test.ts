@@ -1,0 +1,46 @@
+// The package as a user installs it: `npm pack`, unpacked into a scratch project's
+// node_modules (its dependencies linked from this checkout, so no network is needed),
+// and the README's library example run there by `import 'txcript'`. Proves the
+// `exports` map, the packed file list and the typed entry point, not just the source.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import t from 'tap';
+import { repo } from './helpers.js';
+
+/** The README's example between its marker comments. */
+function readmeExample(): string {
+  const text = readFileSync(repo('README.md'), 'utf8');
+  const m = /<!-- example: library -->\s*```js\n([\s\S]*?)```/.exec(text);
+  if (!m) throw new Error('README has no library example');
+  return m[1];
+}
+
+t.test('the README library example runs against the packed tarball', async (t) => {
+  const dir = t.testdir({});
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const packed = spawnSync(npm, ['pack', '--pack-destination', dir, '--silent'], { cwd: repo(), encoding: 'utf8' });
+  if (packed.status !== 0) {
+    t.fail(`npm pack failed: ${packed.stderr}`);
+    return;
+  }
+  const tarball = path.join(dir, packed.stdout.trim().split('\n').pop()!);
+  const modules = path.join(dir, 'project', 'node_modules');
+  const pkg = path.join(modules, 'txcript');
+  mkdirSync(pkg, { recursive: true });
+  execFileSync('tar', ['-xzf', tarball, '-C', pkg, '--strip-components=1']);
+  const manifest = JSON.parse(readFileSync(path.join(pkg, 'package.json'), 'utf8'));
+  for (const dep of Object.keys(manifest.dependencies ?? {})) {
+    const target = path.join(modules, dep);
+    mkdirSync(path.dirname(target), { recursive: true });
+    symlinkSync(repo('node_modules', dep), target, 'dir');
+  }
+  t.ok(existsSync(path.join(pkg, manifest.exports['.'].types)), 'the typed entry point is packed');
+  t.notOk(existsSync(path.join(pkg, 'build', 'test')), 'tests are not packed');
+  writeFileSync(path.join(dir, 'project', 'package.json'), JSON.stringify({ type: 'module', private: true }));
+  writeFileSync(path.join(dir, 'project', 'example.mjs'), readmeExample());
+  const run = spawnSync(process.execPath, ['example.mjs', repo('fixtures', 'library', 'two-harnesses.jsonl')], { cwd: path.join(dir, 'project'), encoding: 'utf8' });
+  t.equal(run.stderr, '', 'no errors');
+  t.equal(run.status, 0);
+  t.equal(run.stdout, readFileSync(repo('fixtures', 'library', 'two-harnesses.expected'), 'utf8'), 'the output the README shows');
+});
