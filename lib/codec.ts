@@ -53,7 +53,7 @@ export interface Envelope {
 }
 
 /** Every question flag of tx-filter, in the order views are written for one record. */
-export const QUESTION_FLAGS = ['human-prompts', 'tool-calls', 'tool-results', 'skills', 'subagents', 'hooks', 'compactions', 'usage', 'modes'] as const;
+export const QUESTION_FLAGS = ['human-prompts', 'tool-calls', 'tool-results', 'reasoning', 'skills', 'subagents', 'hooks', 'compactions', 'usage', 'modes'] as const;
 
 /** One question flag of tx-filter. */
 export type QuestionFlag = (typeof QUESTION_FLAGS)[number];

@@ -131,6 +131,19 @@ export function skills(o: QuestionOptions): Question {
   });
 }
 
+/** --reasoning: one view per thinking or redacted_thinking block. */
+export function reasoning(o: QuestionOptions): Question {
+  return stateless('reasoning', ['assistant'], (rec, line) =>
+    blocks(line)
+      .filter((b) => b.type === 'thinking' || b.type === 'redacted_thinking')
+      .map((b) => ({
+        ...baseView(rec.header, line),
+        text: b.type === 'thinking' ? trimText(typeof b.thinking === 'string' ? b.thinking : '', o.maxChars) : null,
+        opaque: b.type === 'redacted_thinking' || (typeof b.signature === 'string' && b.signature !== ''),
+      })),
+  );
+}
+
 /** Tool names that dispatch a subagent: Agent, and Task in older CLIs. */
 export const SUBAGENT_TOOLS = new Set(['Agent', 'Task']);
 
@@ -307,6 +320,8 @@ export function makeQuestion(flag: QuestionFlag, o: QuestionOptions): Question {
       return toolCalls(o);
     case 'tool-results':
       return toolResults(o);
+    case 'reasoning':
+      return reasoning(o);
     case 'skills':
       return skills(o);
     case 'subagents':

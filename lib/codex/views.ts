@@ -90,6 +90,16 @@ function toolResults(o: QuestionOptions): Question {
   });
 }
 
+function reasoning(o: QuestionOptions): Question {
+  return stateless('reasoning', ['assistant'], (rec, line) => {
+    const item = itemOf(line);
+    if (item?.type !== 'reasoning') return [];
+    const parts = [...(Array.isArray(item.summary) ? item.summary : []), ...(Array.isArray(item.content) ? item.content : [])];
+    const text = parts.filter((p: any) => p && typeof p.text === 'string').map((p: any) => p.text).join('\n');
+    return [{ ...codexBaseView(rec.header, line), text: trimText(text, o.maxChars), opaque: typeof item.encrypted_content === 'string' && item.encrypted_content !== '' }];
+  });
+}
+
 function compactions(o: QuestionOptions): Question {
   return stateless('compactions', ['compact'], (rec, line) => {
     if (line.type === 'compacted') {
@@ -129,6 +139,8 @@ export function codexQuestion(flag: QuestionFlag, o: QuestionOptions): Question 
       return toolCalls(o);
     case 'tool-results':
       return toolResults(o);
+    case 'reasoning':
+      return reasoning(o);
     case 'compactions':
       return compactions(o);
     case 'usage':

@@ -17,6 +17,7 @@ Questions:
   --human-prompts         prompts a person typed, and prompts queued mid-turn
   --tool-calls            tool_use blocks (--name NAME: one tool)
   --tool-results          tool_result blocks (--errors: only is_error ones)
+  --reasoning             thinking blocks (Claude Code), reasoning items (Codex)
   --skills                Skill calls, their results, skill attribution (--name SKILL)
   --subagents             Agent/Task dispatches, joined to subagent files (--name TYPE)
   --hooks                 hook runs and output (--failed; --name EVENT or HOOKNAME)

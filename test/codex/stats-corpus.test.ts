@@ -141,6 +141,7 @@ t.test('Codex: prompts, tool calls, errors, reasoning, compactions and tokens pe
   const results = views('--tool-results');
   t.equal(results.filter((v) => v.is_error).length, sum((e) => e.errors), 'tx-filter --tool-results: the failed ones');
   t.equal(views('--compactions').length, sum((e) => e.compactions), 'tx-filter --compactions');
+  t.equal(views('--reasoning').length, sum((e) => e.reasoning), 'tx-filter --reasoning: one view per reasoning item');
   const usage = views('--usage');
   t.equal(usage.length, sum((e) => e.responses), 'tx-filter --usage: one view per model response');
   t.equal(
