@@ -7,7 +7,12 @@ export interface CommonSession {
   type: 'session';
   harness: string;
   id: string;
+  /** The title a person sees: the custom title, else the agent name, else the first summary. */
   title?: string;
+  /** The title the person gave the session (Claude Code's custom-title line), when they named it. */
+  custom_title?: string;
+  /** The title the client generated for the session (Claude Code's ai-title line). */
+  ai_title?: string;
   cwd?: string;
   git_branch?: string;
   version?: string;
@@ -18,6 +23,9 @@ export interface CommonSession {
   /** The file the session was read from, when known. */
   src?: string;
 }
+
+/** Where a user text block came from, when it was not typed as the turn's prompt. */
+export type TextOrigin = 'queued';
 
 /** One API message. */
 export interface CommonMessage {
@@ -51,6 +59,8 @@ export interface Usage {
 export interface TextBlock {
   type: 'text';
   text: string;
+  /** `queued`: a prompt the person typed while a turn was running; the client delivers it inside that turn. */
+  origin?: TextOrigin;
 }
 
 /** Model reasoning; `thinking` may be empty with only a signature. */
@@ -112,8 +122,28 @@ export interface ArtifactBlock {
   source: { type: 'path'; path: string; media_type?: string } | { type: 'base64'; data: string; media_type?: string } | { type: 'text'; text: string; media_type?: string };
 }
 
-/** Every block type of the Common model. */
-export type Block = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock | ToolResultBlock | ImageBlock | ArtifactBlock;
+/** Every block type the Common model describes. */
+export type ModeledBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock | ToolResultBlock | ImageBlock | ArtifactBlock;
+
+/**
+ * A block of a type Common does not model (a ToolSearch `tool_reference`, a `document`,
+ * server tool blocks, whatever the API adds next), carried verbatim both ways.
+ */
+export interface NativeBlock {
+  type: string;
+  [key: string]: unknown;
+}
+
+/** A block of a Common message: a modeled one, or a native block carried verbatim. */
+export type Block = ModeledBlock | NativeBlock;
+
+/** The block types Common models; every other type is a native block. */
+export const MODELED_TYPES: ReadonlySet<string> = new Set(['text', 'thinking', 'redacted_thinking', 'tool_use', 'tool_result', 'image', 'artifact']);
+
+/** True for a block of a type Common models (then its fields are the type's own). */
+export function isModeled(b: Block): b is ModeledBlock {
+  return MODELED_TYPES.has(b.type);
+}
 
 const str = (v: unknown) => typeof v === 'string';
 
@@ -122,7 +152,8 @@ export function blockProblem(b: any): string | null {
   if (!b || typeof b !== 'object' || Array.isArray(b)) return 'a block that is not an object';
   switch (b.type) {
     case 'text':
-      return str(b.text) ? null : 'a text block without text';
+      if (!str(b.text)) return 'a text block without text';
+      return b.origin === undefined || b.origin === 'queued' ? null : `a text block of unknown origin ${JSON.stringify(b.origin)}`;
     case 'thinking':
       return str(b.thinking) && (b.signature === undefined || str(b.signature)) ? null : 'a thinking block without thinking';
     case 'redacted_thinking':
@@ -136,7 +167,8 @@ export function blockProblem(b: any): string | null {
     case 'artifact':
       return str(b.id) && str(b.name) && b.source && typeof b.source === 'object' && ['path', 'base64', 'text'].includes(b.source.type) ? null : 'an artifact block without id, name or source';
     default:
-      return `a block of unknown type ${JSON.stringify(b.type)}`;
+      // Any other type is a native block, carried as it is.
+      return str(b.type) && b.type !== '' ? null : 'a block without a type';
   }
 }
 
@@ -152,7 +184,7 @@ export function cleanSession(value: any): { session: CommonSession; problems: st
   const problems: string[] = [];
   const session: CommonSession = { type: 'session', harness: typeof value.harness === 'string' ? value.harness : 'unknown', id: typeof value.id === 'string' ? value.id : '' };
   if (value.id !== undefined && typeof value.id !== 'string') problems.push('a session id that is not a string');
-  for (const key of ['title', 'cwd', 'git_branch', 'version', 'model', 'started_at', 'src'] as const) {
+  for (const key of ['title', 'custom_title', 'ai_title', 'cwd', 'git_branch', 'version', 'model', 'started_at', 'src'] as const) {
     const v = value[key];
     if (typeof v === 'string') session[key] = v;
     else if (v !== undefined && v !== null) problems.push(`a session ${key} that is not a string, left out`);

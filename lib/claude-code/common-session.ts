@@ -95,6 +95,8 @@ export function sessionLine(f: SessionFacts, src: string | undefined): CommonSes
   const s: CommonSession = { type: 'session', harness: 'claude-code', id };
   const title = f.customTitle ?? f.agentName ?? f.summary;
   if (title !== undefined) s.title = title;
+  if (f.customTitle !== undefined) s.custom_title = f.customTitle;
+  if (f.aiTitle !== undefined) s.ai_title = f.aiTitle;
   if (f.cwd !== undefined) s.cwd = f.cwd;
   if (f.gitBranch !== undefined) s.git_branch = f.gitBranch;
   if (f.version !== undefined) s.version = f.version;

@@ -1,7 +1,7 @@
 // Where Common becomes a Claude Code session again: one message in, the native lines
 // that carry it out. Line ids are UUIDv5 of the session id and the line's position, so
 // the same input always gives the same bytes.
-import { blockProblem, messageProblem, type ArtifactBlock, type Block, type CommonMessage, type CommonSession, type ToolResultBlock, type ToolUseBlock } from '../common.js';
+import { blockProblem, isModeled, messageProblem, type ArtifactBlock, type Block, type CommonMessage, type CommonSession, type TextBlock, type ToolResultBlock, type ToolUseBlock } from '../common.js';
 import { escapeEnvelope } from './escape.js';
 import { uuidV5 } from '../core/uuid.js';
 
@@ -25,7 +25,7 @@ const COMPACT_SUMMARY = 'This session is being continued from a previous convers
 
 /** True for a tool_use that stands for a slash command (or a `!` shell escape) a person ran. */
 export function isCommandUse(b: Block): b is ToolUseBlock {
-  return b.type === 'tool_use' && (b.name.startsWith('/') || b.name === '!');
+  return isModeled(b) && b.type === 'tool_use' && (b.name.startsWith('/') || b.name === '!');
 }
 
 /** Writes one Common session as native Claude Code lines. */
@@ -76,13 +76,23 @@ export class CommonToClaude {
     return line;
   }
 
-  /** The lines that close the session: a summary carrying the title, anchored to the last line of the main chain. */
+  /**
+   * The lines that close the session: its titles, as the client keeps them. A custom title
+   * is a custom-title line (what /rename writes); a title of another source a summary
+   * anchored to the last line of the main chain; the client's own title an ai-title line.
+   */
   finish(): object[] {
-    if (this.session.title === undefined || this.lastMain === null) return [];
-    return [{ type: 'summary', summary: this.session.title, leafUuid: this.lastMain }];
+    if (this.lastMain === null) return [];
+    const s = this.session;
+    const sessionId = s.parent?.session ?? this.options.sessionId;
+    const lines: object[] = [];
+    if (s.custom_title !== undefined) lines.push({ type: 'custom-title', customTitle: s.custom_title, sessionId });
+    if (s.title !== undefined && s.title !== s.custom_title) lines.push({ type: 'summary', summary: s.title, leafUuid: this.lastMain });
+    if (s.ai_title !== undefined) lines.push({ type: 'ai-title', aiTitle: s.ai_title, sessionId });
+    return lines;
   }
 
-  private envelope(type: 'user' | 'assistant' | 'system', sidechain: boolean, body: Record<string, unknown>): Record<string, unknown> {
+  private envelope(type: 'user' | 'assistant' | 'system' | 'attachment', sidechain: boolean, body: Record<string, unknown>): Record<string, unknown> {
     const uuid = uuidV5(this.options.sessionId, String(this.position++));
     // A subagent's own transcript is one sidechain, under its parent's session id.
     const parent = this.session.parent;
@@ -124,6 +134,8 @@ export class CommonToClaude {
   }
 
   private assistantBlock(b: Block): unknown {
+    // A native block goes back as it came.
+    if (!isModeled(b)) return b;
     switch (b.type) {
       case 'text':
         return { type: 'text', text: b.text };
@@ -167,7 +179,9 @@ export class CommonToClaude {
       pending = [];
     };
     for (const [i, b] of m.content.entries()) {
-      if (i === 0 && m.after_compaction && b.type === 'text' && b.text.startsWith(COMPACT_SUMMARY)) {
+      if (!isModeled(b)) {
+        pending.push(b);
+      } else if (i === 0 && m.after_compaction && b.type === 'text' && b.text.startsWith(COMPACT_SUMMARY)) {
         // The client resumes a compacted session from its summary line, which it knows by these flags.
         lines.push(this.envelope('user', sidechain, { message: { role: 'user', content: b.text }, isVisibleInTranscriptOnly: true, isCompactSummary: true }));
       } else if (isCommandUse(b)) {
@@ -198,6 +212,11 @@ export class CommonToClaude {
         // resume only when the line says where it came from.
         flush();
         lines.push(this.envelope('user', sidechain, { message: { role: 'user', content: b.text }, origin: { kind: 'task-notification' } }));
+      } else if (b.type === 'text' && b.origin === 'queued') {
+        // A prompt typed while a turn ran: the client delivers it inside the turn, framed as
+        // a message sent while it was working, from a queued_command attachment.
+        flush();
+        lines.push(this.envelope('attachment', sidechain, { attachment: queuedCommand(b) }));
       } else if (b.type === 'text') {
         pending.push({ type: 'text', text: b.text });
       } else if (b.type === 'image') {
@@ -209,6 +228,11 @@ export class CommonToClaude {
     flush();
     return lines;
   }
+}
+
+/** The queued_command attachment of a prompt the person typed while a turn was running. */
+function queuedCommand(b: TextBlock): Record<string, unknown> {
+  return { type: 'queued_command', prompt: b.text, commandMode: 'prompt', origin: { kind: 'human' }, humanTurn: true };
 }
 
 /** The caveat text of the CLI version that wrote the session (the wording changed between 2.1.112 and 2.1.328). */

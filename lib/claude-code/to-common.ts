@@ -3,7 +3,7 @@
 // assistant message streamed over several lines, and the user message collecting the
 // tool results and user lines that follow it), the unanswered slash commands (to pair
 // their output through parentUuid), and the session's small metadata.
-import type { ArtifactBlock, Block, CommonMessage, ImageBlock, ToolResultBlock, ToolUseBlock, Usage } from '../common.js';
+import { MODELED_TYPES, type ArtifactBlock, type Block, type CommonMessage, type ImageBlock, type NativeBlock, type TextBlock, type ToolResultBlock, type ToolUseBlock, type Usage } from '../common.js';
 import { stripAnsi } from '../core/ansi.js';
 import { isHumanQueued } from './classify.js';
 import { COMMAND_TAGS, OUTPUT_TAGS, parseEnvelope, type EnvelopePart } from './envelope.js';
@@ -26,6 +26,8 @@ export interface SessionFacts {
   customTitle?: string;
   agentName?: string;
   summary?: string;
+  /** The last ai-title line's title (the client's own guess). */
+  aiTitle?: string;
   /** The first conversational line was a sidechain line: the file is a subagent's own transcript. */
   subagent?: boolean;
 }
@@ -200,6 +202,9 @@ export class ClaudeToCommon {
       case 'agent-name':
         if (typeof line.agentName === 'string') this.facts.agentName = line.agentName;
         return;
+      case 'ai-title':
+        if (typeof line.aiTitle === 'string') this.facts.aiTitle = line.aiTitle;
+        return;
     }
   }
 
@@ -272,6 +277,8 @@ export class ClaudeToCommon {
     }
     if (line.type === 'system') return;
     const blocks = blocksOf(content, 'user');
+    // A queued prompt keeps its origin, so that it is written back as the client frames it.
+    if (line.type === 'attachment') for (const b of blocks) if (b.type === 'text') (b as TextBlock).origin = 'queued';
     merger.userBlocks(seq, uuid, line.timestamp, blocks, blocks.every((b) => b.type === 'tool_result'));
     if (this.anchor && this.anchor.uuid === uuid && merger === this.main) {
       if (this.options.active) {
@@ -409,8 +416,13 @@ function blockOf(b: any, role: 'user' | 'assistant'): Block | null {
     case 'image':
       return imageOf(b);
   }
-  // Block types Common does not model (server tool blocks, documents…) are left out.
-  return null;
+  // Block types Common does not model (a ToolSearch tool_reference, documents, server tool
+  // blocks…) are carried as they are; the client sends them back to the API as they are.
+  return nativeBlockOf(b);
+}
+
+function nativeBlockOf(b: any): NativeBlock | null {
+  return typeof b.type === 'string' && b.type !== '' && !MODELED_TYPES.has(b.type) ? (b as NativeBlock) : null;
 }
 
 function toolUseOf(b: any): Block | null {
@@ -436,7 +448,8 @@ function toolResultOf(b: any): ToolResultBlock | null {
   if (typeof b.tool_use_id !== 'string') return null;
   let content: string | Block[];
   if (typeof b.content === 'string') content = b.content;
-  else if (Array.isArray(b.content)) content = blocksOf(b.content, 'user').filter((x) => x.type === 'text' || x.type === 'image');
+  // A result holds text, images and native blocks (ToolSearch answers with tool_reference blocks).
+  else if (Array.isArray(b.content)) content = blocksOf(b.content, 'user').filter((x) => x.type !== 'tool_use' && x.type !== 'tool_result' && x.type !== 'artifact');
   else content = b.content === undefined || b.content === null ? '' : JSON.stringify(b.content);
   const block: ToolResultBlock = { type: 'tool_result', tool_use_id: b.tool_use_id, content };
   if (b.is_error === true) block.is_error = true;

@@ -61,7 +61,8 @@ function generator(seed: number) {
   let s = seed;
   const rnd = (n: number) => {
     s = (s * 1103515245 + 12345) & 0x7fffffff;
-    return s % n;
+    // The high bits: an LCG's low bits repeat with a short period.
+    return (s >>> 16) % n;
   };
   const pick = <T>(xs: T[]): T => xs[rnd(xs.length)];
   const words = ['parse', 'the', 'file', 'é', '日本', '🦀', '"quoted"', 'back\\slash', 'new\nline', '</local-command-stdout>', '<command-name>', 'tab\t', '<\\/command-args>'];
@@ -90,7 +91,9 @@ function generator(seed: number) {
   const session = (n: number): CommonLine[] => {
     const sid = `0b5e6a2e-${String(1000 + n).padStart(4, '0')}-4a4a-9999-${String(seed).padStart(12, '0')}`;
     const head: CommonSession = { type: 'session', harness: 'claude-code', id: sid, cwd: '/home/u/app', git_branch: 'main', version: '2.1.328', model: 'claude-test-1', started_at: '2026-11-01T10:00:00.000Z' };
-    if (rnd(2)) head.title = text();
+    if (rnd(3) === 0) head.title = head.custom_title = text();
+    else if (rnd(2)) head.title = text();
+    if (rnd(3) === 0) head.ai_title = text();
     const out: CommonLine[] = [head];
     let pendingTools: string[] = [];
     let minute = 0;
@@ -98,12 +101,15 @@ function generator(seed: number) {
     const turns = 1 + rnd(5);
     for (let turn = 0; turn < turns; turn++) {
       // A user message: tool results for the last assistant's calls, a command and its output, then text or an image.
-      const user: Block[] = pendingTools.map((tu): Block => ({ type: 'tool_result', tool_use_id: tu, content: pick<string | Block[]>([text(), [{ type: 'text', text: text() }], [image()], '']), ...(rnd(3) === 0 ? { is_error: true } : {}) }));
+      const user: Block[] = pendingTools.map((tu): Block => ({ type: 'tool_result', tool_use_id: tu, content: pick<string | Block[]>([text(), [{ type: 'text', text: text() }], [image()], '', [{ type: 'tool_reference', tool_name: 'WebFetch' }]]), ...(rnd(3) === 0 ? { is_error: true } : {}) }));
+      // A prompt typed while the tools ran.
+      if (user.length > 0 && rnd(3) === 0) user.push({ type: 'text', text: text(), origin: 'queued' });
       pendingTools = [];
       if (user.length === 0 && rnd(3) === 0) {
         const cid = `c0ffee00-0000-4000-8000-${String(seed * 100 + turn).padStart(12, '0')}`;
         const name = pick(['/model', '/compact', '/review', '!']);
-        const input: Record<string, unknown> = name === '!' ? { args: 'ls -la' } : { message: name.slice(1), ...(rnd(2) ? { args: text() } : {}) };
+        // tx-common trims a command's arguments, as the client does when it runs one.
+        const input: Record<string, unknown> = name === '!' ? { args: 'ls -la' } : { message: name.slice(1), ...(rnd(2) ? { args: text().trim() } : {}) };
         const view: any = { kind: 'command', name };
         if (typeof input.args === 'string') view.args = input.args;
         if (typeof input.message === 'string') view.message = input.message;
@@ -112,17 +118,23 @@ function generator(seed: number) {
       }
       if (user.length === 0 || rnd(2)) user.push(rnd(4) === 0 ? image() : { type: 'text', text: text() });
       if (rnd(4) === 0) user.push({ type: 'text', text: text() });
+      if (rnd(6) === 0) user.push({ type: 'document', source: { type: 'text', media_type: 'text/plain', data: text() }, title: 'notes.txt' });
       const u: CommonMessage = { type: 'message', id: `u-${seed}-${turn}`, role: 'user', timestamp: ts(), content: user };
       if (turn > 0 && rnd(6) === 0) u.after_compaction = true;
       out.push(u);
       const content: Block[] = [];
       if (rnd(2)) content.push({ type: 'thinking', thinking: rnd(3) ? text() : '', signature: 'sig' + rnd(1000) });
       if (rnd(5) === 0) content.push({ type: 'redacted_thinking', data: 'enc' + rnd(1000) });
+      if (rnd(5) === 0) {
+        const sid = id('srvtoolu');
+        content.push({ type: 'server_tool_use', id: sid, name: 'web_search', input: { query: text() } });
+        content.push({ type: 'web_search_tool_result', tool_use_id: sid, content: [{ type: 'web_search_result', url: 'https://example.org/', title: text(), encrypted_content: 'e' + rnd(100) }] });
+      }
       content.push({ type: 'text', text: text() });
       if (rnd(5) === 0) content.push({ type: 'artifact', id: id('toolu'), name: 'report.md', description: text(), source: { type: 'path', path: '/home/u/app/report.md' } });
       const calls = rnd(3);
       for (let k = 0; k < calls; k++) content.push(toolUse());
-      for (const b of content) if (b.type === 'tool_use' || b.type === 'artifact') pendingTools.push(b.id);
+      for (const b of content as any[]) if (b.type === 'tool_use' || b.type === 'artifact') pendingTools.push(b.id);
       const a: CommonMessage = { type: 'message', id: id('msg'), role: 'assistant', timestamp: ts(), model: 'claude-test-1', content, stop_reason: pendingTools.length ? 'tool_use' : 'end_turn', usage: { input_tokens: rnd(100), output_tokens: rnd(100) } };
       out.push(a);
     }
@@ -131,7 +143,7 @@ function generator(seed: number) {
   return { session };
 }
 
-t.test('fixpoint: tx-common(tx-native(c)) equals c, up to the renaming of line uuids, for random conversations using every block type', async (t) => {
+t.test('fixpoint: tx-common(tx-native(c)) equals c, up to the renaming of line uuids, for random conversations using every block type, native blocks, queued prompts and titles', async (t) => {
   const seen = new Set<string>();
   for (let seed = 1; seed <= 60; seed++) {
     const gen = generator(seed);
@@ -141,7 +153,7 @@ t.test('fixpoint: tx-common(tx-native(c)) equals c, up to the renaming of line u
     t.same(canonical(lines), canonical(c), `seed ${seed}`);
     t.equal(stderr, '', `seed ${seed}: nothing on stderr`);
   }
-  t.same([...seen].sort(), ['artifact', 'image', 'redacted_thinking', 'text', 'thinking', 'tool_result', 'tool_use'], 'every block type was generated');
+  t.same([...seen].sort(), ['artifact', 'document', 'image', 'redacted_thinking', 'server_tool_use', 'text', 'thinking', 'tool_result', 'tool_use', 'web_search_tool_result'], 'every block type was generated');
 });
 
 t.test('deterministic: the same Common input gives the same bytes', async (t) => {
@@ -181,6 +193,21 @@ t.test('non-object tool inputs are wrapped as {"input": value}; odd tool_result 
   t.same(native[1].message.content[0].input, { input: '*** Begin Patch' });
   t.same(native[2].message.content[0].content, '{"exit_code":0,"output":"ok"}');
   t.match(native[0].sessionId, /^[0-9a-f-]{36}$/, 'a non-UUID session id becomes a UUIDv5');
+});
+
+t.test('titles: a custom title is a custom-title line, the client\'s own an ai-title line, any other title a summary anchored to the last line of the main chain', async (t) => {
+  const head = { type: 'session', harness: 'claude-code', id: '0b5e6a2e-1111-4a4a-9999-000000000002' };
+  const body = [
+    { type: 'message', id: 'u1', role: 'user', content: [{ type: 'text', text: 'hi' }] },
+    { type: 'message', id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'hello' }] },
+  ];
+  const titled = parseNdjson((await runTool(nativeTool, [], [ndjson([{ ...head, title: 'Named', custom_title: 'Named', ai_title: 'Greeting' }, ...body])])).stdout);
+  t.same(titled.slice(-2), [
+    { type: 'custom-title', customTitle: 'Named', sessionId: head.id },
+    { type: 'ai-title', aiTitle: 'Greeting', sessionId: head.id },
+  ]);
+  const { lines } = await roundTrip(ndjson([{ ...head, title: 'Named', custom_title: 'Named', ai_title: 'Greeting' }, ...body]));
+  t.match(lines[0], { title: 'Named', custom_title: 'Named', ai_title: 'Greeting' }, 'both titles come back through tx-common');
 });
 
 t.test('a title becomes a summary line anchored to the last line of the main chain', async (t) => {

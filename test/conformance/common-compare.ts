@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { repoRoot } from '../harness/index.js';
 import { envelopeKind } from '../../lib/claude-code/envelope.js';
-import type { Block, CommonLine, CommonMessage } from '../../lib/common.js';
+import { isModeled, type Block, type CommonLine, type CommonMessage } from '../../lib/common.js';
 
 /** The prompt the oracle's resume run sends. */
 export const PROMPT = 'next';
@@ -67,6 +67,11 @@ export function textsOf(messages: { content: unknown }[]): Set<string> {
   return texts;
 }
 
+/** A tool_result whose content holds a tool_reference block. */
+function isToolReferenceResult(b: any): boolean {
+  return b?.type === 'tool_result' && Array.isArray(b.content) && b.content.some((x: any) => x?.type === 'tool_reference');
+}
+
 /** The client's side, less what it adds at resume time. */
 export function clientSide(messages: unknown[], common: CommonMessage[]): ApiMessage[] {
   const commonTexts = textsOf(common);
@@ -83,6 +88,8 @@ export function clientSide(messages: unknown[], common: CommonMessage[]): ApiMes
         const queued = b.type === 'text' && typeof b.text === 'string' ? QUEUED.exec(b.text) : null;
         return queued ? { type: 'text', text: queued[1] } : b;
       })
+      // 11. After a result holding tool_reference blocks (ToolSearch) the client adds "Tool loaded." (not in the file).
+      .filter((b, i, all) => !(b.type === 'text' && b.text === 'Tool loaded.' && i > 0 && isToolReferenceResult(all[i - 1]) && !commonTexts.has(b.text)))
       // 6. The client ends a user text block with a newline where it joins two user lines into one message.
       .map((b, i, all) => (m.role === 'user' && b.type === 'text' && i < all.length - 1 && typeof b.text === 'string' && b.text.endsWith('\n') && !commonTexts.has(b.text) ? { ...b, text: b.text.slice(0, -1) } : b))
       .filter((b) => {
@@ -112,8 +119,11 @@ export function clientSide(messages: unknown[], common: CommonMessage[]): ApiMes
 /** Common's side, as API messages: without the typed views, command blocks and Common's own fields. */
 export function commonSide(messages: CommonMessage[], clientTexts: Set<string>): ApiMessage[] {
   const commandIds = new Set<string>();
-  for (const m of messages) for (const b of m.content) if (b.type === 'tool_use' && b.tool?.kind === 'command') commandIds.add(b.id);
+  for (const m of messages) for (const b of m.content as any[]) if (b.type === 'tool_use' && b.tool?.kind === 'command') commandIds.add(b.id);
   const api = (b: Block): any => {
+    if (!isModeled(b)) return b;
+    // 5. A queued prompt: Common keeps its origin, the client frames the words with it.
+    if (b.type === 'text' && b.origin !== undefined) return { type: 'text', text: b.text };
     // 8. The client renames the subagent tool of older files (Task) to its current name (Agent).
     if (b.type === 'tool_use') return { type: 'tool_use', id: b.id, name: b.name === 'Task' ? 'Agent' : b.name, input: b.input };
     if (b.type === 'tool_result') {
@@ -126,7 +136,7 @@ export function commonSide(messages: CommonMessage[], clientTexts: Set<string>):
   return mergeRoles(
     messages.map((m) => ({
       role: m.role,
-      content: m.content
+      content: (m.content as any[])
         .filter((b) => !(b.type === 'tool_use' && commandIds.has(b.id)) && !(b.type === 'tool_result' && commandIds.has(b.tool_use_id)))
         // 10. A background agent's <task-notification> turn: the model saw it, the client leaves it out on resume.
         .filter((b) => !(b.type === 'text' && b.text.startsWith('<task-notification>') && !clientTexts.has(b.text)))

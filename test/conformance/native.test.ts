@@ -19,7 +19,6 @@ const root = repoRoot();
 const PROMPT = 'next';
 // The reply the client makes up where it decides a turn ended without one.
 const NO_RESPONSE = 'No response requested.';
-const QUEUED = /^(?:<system-reminder>\n)?The user sent a new message while you were working:\n([\s\S]*?)\n\nThis is how Claude Code surfaces messages[\s\S]*$/;
 
 /** Write `file` back through Common into a scratch store; returns the installed session file. */
 function rewrite(file: string, config: string): { file: string | null; stderr: string } {
@@ -49,9 +48,7 @@ function rewrite(file: string, config: string): { file: string | null; stderr: s
  * caveat is boilerplate (the client writes it before some commands and not others);
  * `is_error: false` is the same as no is_error; trailing whitespace of a text (the
  * client replays the original's api-request-blob records, which end prompts with a
- * newline); and a prompt typed mid-turn, which the client frames as "The user sent a
- * new message while you were working" from a queued_command attachment and Common
- * keeps as the prompt alone; and the "No response requested." reply the client makes up
+ * newline); and the "No response requested." reply the client makes up
  * where it decides a turn ended without one.
  */
 function apiView(messages: unknown[]): { role: string; content: unknown[] }[] {
@@ -72,10 +69,7 @@ function apiView(messages: unknown[]): { role: string; content: unknown[] }[] {
       .map((b: any) => {
         const parts = b.type === 'text' && typeof b.text === 'string' && envelopeKind(b.text) ? parseEnvelope(b.text) : null;
         if (!parts) {
-          if (b.type === 'text' && typeof b.text === 'string') {
-            const queued = QUEUED.exec(b.text);
-            return { ...b, text: (queued ? queued[1] : b.text).trimEnd() };
-          }
+          if (b.type === 'text' && typeof b.text === 'string') return { ...b, text: b.text.trimEnd() };
           if (b.type === 'tool_result' && b.is_error === false) {
             const { is_error: _, ...rest } = b;
             return rest;

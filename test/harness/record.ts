@@ -54,6 +54,7 @@ export const SESSION_IDS = {
   subagentBackground: id(0xd2),
   apierror: id(0x131),
   interrupt: id(0x141),
+  toolsearch: id(0x151),
 } as const;
 
 function writeJson(file: string, value: unknown): void {
@@ -376,6 +377,20 @@ export const scenarios: Scenario[] = [
     },
     run: async (dirs, mock) => {
       await claudeP(dirs, mock, ['-p', 'Print a lot of output.', '--session-id', SESSION_IDS.bigresult], 'bigresult');
+    },
+  },
+  {
+    name: 'toolsearch',
+    expects: ['block:tool_result>tool_reference'],
+    shows: 'ToolSearch loading a deferred tool (WebFetch): a tool_result holding a tool_reference block',
+    script: {
+      main: [
+        { content: [text('I will load the fetch tool.'), tool('toolu_01ToolSearch0000000000001', 'ToolSearch', { query: 'select:WebFetch', max_results: 1 })] },
+        { content: [text('WebFetch is loaded now.')] },
+      ],
+    },
+    run: async (dirs, mock) => {
+      await claudeP(dirs, mock, ['-p', 'Load the web fetch tool.', '--session-id', SESSION_IDS.toolsearch], 'toolsearch');
     },
   },
   {
