@@ -33,7 +33,7 @@ Filters (all must hold):
   --invert                write the records that do not match (not with --view)
 Output:
   --view                  flat objects instead of records
-  --max-chars N           cut strings in views to N characters (default 2000; 0: whole)
+  --max-chars N           cut strings in views to N characters (default: whole)
   --strict                exit 1 if any input line was not a record or not JSON
   -h, --help   this text        --version   the version
 See tx-filter(1).`;
@@ -125,7 +125,8 @@ function passesLineFilters(f: Filters, codec: Codec, line: any, session: string 
 
 function maxChars(args: Record<string, unknown>): number {
   const v = one(args, 'max-chars');
-  if (v === undefined) return 2000;
+  // Whole values unless asked: a jq user expects a field to hold what the line holds.
+  if (v === undefined) return 0;
   if (!/^\d+$/.test(v)) throw new UsageError(`--max-chars: not a whole number: ${v}`);
   return Number(v);
 }

@@ -1,5 +1,6 @@
 // tx-native: records back to the native lines they came from, byte for byte; and a
 // Common stream written as Claude Code sessions, on stdout or installed for resume.
+import { randomUUID } from 'node:crypto';
 import { createWriteStream, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { InstallTarget, NativeWriter } from '../codec.js';
@@ -23,7 +24,8 @@ A Common stream in (from tx-common): each session written as a Claude Code
 session, deterministically (line ids are UUIDv5 of the session id and position).
 
   --session-id UUID  the new session's id (default: the Common session's id if it
-                     is a UUID, else a UUIDv5 of it); one session only
+                     is a UUID, else a UUIDv5 of it); one session only;
+                     "new" makes a fresh random UUID
   --install          write each session where Claude Code looks for it,
                      <config>/projects/<slug of cwd>/<id>.jsonl, atomically, never
                      over an existing session, and print the resume command
@@ -56,9 +58,22 @@ function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/** The command that installs the same input as a new session: what to run when the id is taken. */
+function freshIdCommand(args: Context['args']): string {
+  const words = ['tx-native', '--install'];
+  if (args['config-dir'] !== undefined) words.push('--config-dir', shellQuote(String(args['config-dir'])));
+  if (args.cwd !== undefined) words.push('--cwd', shellQuote(String(args.cwd)));
+  words.push('--session-id', 'new');
+  const files = args._.map(String);
+  return files.length > 0 && !files.includes('-') ? [...words, ...files.map(shellQuote)].join(' ') : `… | ${words.join(' ')}`;
+}
+
 async function main(ctx: Context): Promise<void> {
   const args = ctx.args;
-  if (args['session-id'] !== undefined && !isUuid(args['session-id'])) throw new UsageError(`--session-id ${JSON.stringify(args['session-id'])} is not a UUID`);
+  // `new`: a fresh random id, for a copy beside the session it came from.
+  if (args['session-id'] === 'new') args['session-id'] = randomUUID();
+  if (args['session-id'] !== undefined && !isUuid(args['session-id'])) throw new UsageError(`--session-id ${JSON.stringify(args['session-id'])} is not a UUID (or "new")`);
+  const taken = (file: string) => new ToolError(`${file} already exists: not overwritten; to install it as a new session, run: ${freshIdCommand(args)}`);
   if ((args['config-dir'] !== undefined || args.cwd !== undefined) && !args.install) throw new UsageError('--config-dir and --cwd go with --install');
   let open: OpenSession | null = null;
   let sessions = 0;
@@ -79,7 +94,7 @@ async function main(ctx: Context): Promise<void> {
       try {
         commitFile(current.temporary, current.target.file);
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new ToolError(`${current.target.file} already exists: not overwritten (choose another --session-id)`);
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw taken(current.target.file);
         throw err;
       }
       if (current.meta) writeFileSync(current.target.file.replace(/\.jsonl$/, '.meta.json'), JSON.stringify(current.meta) + '\n', { flag: 'wx' });
@@ -113,7 +128,7 @@ async function main(ctx: Context): Promise<void> {
       if (err instanceof UnsafePath) throw new ToolError(err.message);
       throw err;
     }
-    if (sessionExists(target)) throw new ToolError(`${target.file} already exists: not overwritten (choose another --session-id)`);
+    if (sessionExists(target)) throw taken(target.file);
     const temporary = temporaryFor(target.file);
     const stream = createWriteStream(temporary, { flags: 'wx' });
     const materialize = (artifact: ArtifactBlock) => {

@@ -258,6 +258,26 @@ t.test('--install writes <config>/projects/<slug>/<id>.jsonl atomically and prin
   t.match(again.stderr, 'already exists: not overwritten');
 });
 
+t.test('--install of an existing id says the command that installs it as a new session, and --session-id new does', async (t) => {
+  const config = scratch(t);
+  const project = join(config, 'projects', projectSlug('/home/u/my app'));
+  t.equal((await runBin('tx-native', ['--install', '--config-dir', config], small())).status, 0);
+  const again = await runBin('tx-native', ['--install', '--config-dir', config], small());
+  t.equal(again.status, 1);
+  t.match(again.stderr, `already exists: not overwritten; to install it as a new session, run: … | tx-native --install --config-dir ${config} --session-id new`);
+  const fresh = await runBin('tx-native', ['--install', '--config-dir', config, '--session-id', 'new'], small());
+  t.equal(fresh.status, 0, fresh.stderr);
+  const files = readdirSync(project).sort();
+  t.equal(files.length, 2, 'a second session beside the first');
+  const id = files.find((f) => f !== `${SID}.jsonl`)!.replace(/\.jsonl$/, '');
+  t.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, 'a random (version 4) UUID');
+  t.match(fresh.stderr, `claude --resume ${id}`);
+  const other = await runBin('tx-native', ['--session-id', 'new'], small());
+  const ids = new Set(parseNdjson(other.stdout).map((l) => l.sessionId).filter(Boolean));
+  t.equal(ids.size, 1, 'one id for the whole session');
+  t.notOk(ids.has(SID) || ids.has(id), 'a different id on every run');
+});
+
 t.test('--install finds the config dir in CLAUDE_CONFIG_DIR, and --cwd chooses the project', async (t) => {
   const config = scratch(t);
   const r = await runBin('tx-native', ['--install', '--cwd', '/srv/other'], small(), { ...process.env, CLAUDE_CONFIG_DIR: config });
