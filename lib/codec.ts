@@ -209,6 +209,8 @@ export interface SessionStore {
   current(root: string, cwd: string, windowMinutes: number): FoundSession[];
   /** The number of subagent transcripts beside a session file; null when the harness keeps none there. */
   countSubagents(file: string): number | null;
+  /** The subagent transcripts beside a session file that are regular files; none for a file that is itself one, or a harness that keeps none. */
+  subagentFiles(file: string): string[];
   /** Where a session of `cwd` is installed for resume (throws UnsafePath for a path that would leave the root); null when sessions cannot be installed. */
   installTarget: ((config: string, cwd: string, id: string, parent?: { session: string; agentId: string }) => InstallTarget) | null;
   /** The shell command that resumes an installed session. */

@@ -15,6 +15,7 @@ import { readPluginRegistry } from './plugins.js';
 import { firstPrompt, scanSession } from './session-scan.js';
 import { SessionStats } from './session-stats.js';
 import { configDir, pluginRegistryPath } from './store.js';
+import { subagentFiles } from './subagent-files.js';
 import { countSubagents, subagentsOf } from './subagents.js';
 import { countLines } from '../core/file-lines.js';
 import { lineStrings } from './text.js';
@@ -39,6 +40,7 @@ const store: SessionStore = {
   firstPrompt,
   current: currentSessions,
   countSubagents,
+  subagentFiles,
   installTarget: (config, cwd, id, parent) => (parent ? subagentTarget(config, cwd, parent.session, parent.agentId) : installTarget(config, cwd, id)),
   resumeCommand: (id) => `claude --resume ${id}`,
   subagents: subagentsOf,

@@ -1,7 +1,7 @@
 // A session's subagent transcripts on disk: <session-dir>/subagents/agent-<id>.jsonl,
 // each with agent-<id>.meta.json naming the Agent tool call (toolUseId) that spawned it.
 // The .meta.json documents are a few hundred bytes, so they are read whole.
-import { readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** One subagent transcript of a session. */
@@ -42,6 +42,20 @@ export function listSubagentFiles(sessionFile: string): SubagentFile[] {
     }
     return { agentId, file: path.join(dir, `agent-${agentId}.jsonl`), meta };
   });
+}
+
+/** The subagent transcripts beside a session file that are regular files; none for a file that is itself a subagent's. */
+export function subagentFiles(sessionFile: string): string[] {
+  if (path.basename(path.dirname(sessionFile)) === 'subagents' && /^agent-.*\.jsonl$/.test(path.basename(sessionFile))) return [];
+  return listSubagentFiles(sessionFile)
+    .map((sub) => sub.file)
+    .filter((file) => {
+      try {
+        return lstatSync(file).isFile();
+      } catch {
+        return false;
+      }
+    });
 }
 
 /** Subagent files of a session by the toolUseId in their meta, read once per session file. */

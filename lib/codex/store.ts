@@ -215,6 +215,7 @@ export const codexStore: SessionStore = {
   current: currentRollouts,
   // Codex keeps each agent's thread as a rollout of its own, not beside its parent.
   countSubagents: () => null,
+  subagentFiles: () => [],
   installTarget: null,
   resumeCommand: (id) => `codex resume ${id}`,
   subagents: () => [],

@@ -1,12 +1,16 @@
 // tx-stats: records in; one summary object per session out, written at the end of
 // the input (a session's lines need not be contiguous, so none is done before then).
 // Memory holds counters per session, never lines. tx-stats(1) is the reference.
+import { createReadStream } from 'node:fs';
+import { splitLines } from '../core/lines.js';
 import { readRecordStream } from '../core/records.js';
 import type { Context, Tool } from '../core/run.js';
 import type { SessionCounter } from '../codec.js';
 import { codecFor } from '../codecs.js';
+import { parsePhysicalLine } from '../parse-line.js';
+import type { Harness } from '../record.js';
 
-const HELP = `usage: tx-stats [--strict] [FILE...]
+const HELP = `usage: tx-stats [--subagents] [--strict] [FILE...]
 
 Read records (tx-parse output) and write one JSON object per session: human
 turns (typed, queued), tool calls by name, tool errors, skills, subagents, hooks
@@ -18,12 +22,17 @@ session id (Claude Code: sessionId; Codex: session_meta); lines without one go
 with the last session of their file. Codex sessions have no skills, subagents or
 hooks: their summaries list those under not_counted instead.
 
+  --subagents  also read each session's subagent transcripts beside its files
+               (<session>/subagents/agent-*.jsonl) and add subagent_totals
   --strict     exit 1 if any input line was not a record or its line not JSON
   -h, --help   this text        --version   the version
 See tx-stats(1).`;
 
 async function main(ctx: Context): Promise<void> {
   const sessions = new Map<string, SessionCounter>();
+  // The files each counter's records came from, and every file read, for --subagents.
+  const sources = new Map<SessionCounter, { harness: Harness; id: string | null; files: Set<string> }>();
+  const read = new Set<string>();
   // Lines before a file's first session id (and files with none) are grouped by file.
   const byFile = new Map<string, SessionCounter>();
   const lastSession = new Map<string, SessionCounter>();
@@ -64,6 +73,12 @@ async function main(ctx: Context): Promise<void> {
       }
     }
     stats.add(rec.header, line);
+    if (rec.header.src !== undefined) {
+      read.add(rec.header.src);
+      let s = sources.get(stats);
+      if (!s) sources.set(stats, (s = { harness: codec.harness, id, files: new Set() }));
+      s.files.add(rec.header.src);
+    }
   }
   const orphans: SessionCounter[] = [];
   for (const [file, group] of byFile) {
@@ -75,6 +90,10 @@ async function main(ctx: Context): Promise<void> {
   const noted = new Set<string>();
   for (const stats of [...sessions.values(), ...orphans]) {
     const summary = stats.summary();
+    if (ctx.args.subagents) {
+      const s = sources.get(stats);
+      summary.subagent_totals = await subagentTotals(s?.harness ?? 'claude-code', s?.id ?? null, [...(s?.files ?? [])], read);
+    }
     await ctx.out.writeJson(summary);
     // What a harness has no notion of is said once, not printed as zeros.
     const missing = summary.not_counted;
@@ -85,5 +104,29 @@ async function main(ctx: Context): Promise<void> {
   }
 }
 
+/**
+ * The work of a session's subagents: the transcripts beside the session's files, each
+ * read as tx-parse reads it, into one counter. A file already read (among the input,
+ * or beside another file of the session) is not counted again.
+ */
+async function subagentTotals(harness: Harness, id: string | null, files: string[], read: Set<string>): Promise<Record<string, unknown>> {
+  const codec = codecFor(harness);
+  const counter = codec.stats(id);
+  let transcripts = 0;
+  for (const main of files) {
+    for (const file of codec.store?.subagentFiles(main) ?? []) {
+      if (read.has(file)) continue;
+      read.add(file);
+      transcripts++;
+      for await (const physical of splitLines(createReadStream(file, { highWaterMark: 1 << 20 }))) {
+        for (const parsed of parsePhysicalLine(physical, file, harness)) counter.add(parsed.header, parsed.value);
+      }
+    }
+  }
+  const s = counter.summary();
+  const pick = ['files', 'lines', 'tool_calls', 'tool_errors', 'skills', 'subagents', 'api_messages', 'tokens', 'models'];
+  return { transcripts, ...Object.fromEntries(pick.map((k) => [k, s[k]])) };
+}
+
 /** The tx-stats tool. */
-export const statsTool: Tool = { name: 'tx-stats', help: HELP, options: {}, main };
+export const statsTool: Tool = { name: 'tx-stats', help: HELP, options: { boolean: ['subagents'] }, main };
