@@ -9,9 +9,6 @@ import type { Harness, Kind, RecordHeader, RecordView } from './record.js';
 /** Minutes within which sessions of one directory count as equally current (tx-ls --current). */
 export const DEFAULT_WINDOW_MINUTES = 5;
 
-/** The default tail window of the shallow scan: the size of the head and tail reads Claude Code's own session list uses. */
-export const DEFAULT_TAIL_BYTES = 64 * 1024;
-
 /** One harness's codec. */
 export interface Codec {
   /** The name records carry in `harness`. */
@@ -174,9 +171,7 @@ export interface SessionFields {
 
 /** How far a shallow scan may read. */
 export interface ScanOptions {
-  /** Bytes read backwards from the end for titles. */
-  tailBytes?: number;
-  /** Read the whole file, so titles anywhere count. */
+  /** Split and scan every line (the titles are the same; kept for comparison). */
   deep?: boolean;
   counter?: ReadCounter;
 }

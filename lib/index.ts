@@ -22,7 +22,7 @@ export type {
   View,
   WalkProblem,
 } from './codec.js';
-export { DEFAULT_TAIL_BYTES, DEFAULT_WINDOW_MINUTES, QUESTION_FLAGS } from './codec.js';
+export { DEFAULT_WINDOW_MINUTES, QUESTION_FLAGS } from './codec.js';
 export { CODECS, codecFor, detectCodec } from './codecs.js';
 export { classifyLine } from './classify.js';
 export { parsePhysicalLine, type ParsedRecord } from './parse-line.js';

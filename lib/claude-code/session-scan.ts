@@ -1,13 +1,14 @@
 // The shallow metadata scan of a session file. It never builds a message: it finds
 // a few top-level fields by the structural scan of lib/core/json-scan.ts and parses
 // only their (small) values. It reads the head of the file until the envelope
-// fields are known, and the tail backwards for the titles that the CLI appends
-// (custom-title, agent-name, ai-title). Files up to two tail windows, and every
-// file under `deep`, are read whole, front to back, so their titles are exact.
+// fields are known; then it searches the rest of the file's bytes for the type values
+// of title lines (custom-title, agent-name, ai-title, summary) and parses only the
+// lines that hold one, so titles anywhere in the file count, at the cost of one byte
+// search over the file rather than a split and a parse of every line.
 import path from 'node:path';
-import { backwardLines, ChunkReader, fileLines, forwardLines, type ReadCounter } from '../core/file-lines.js';
+import { ChunkReader, fileLines, forwardLines, linesWithValue, type ReadCounter } from '../core/file-lines.js';
 import { scanLineObjects, scanObject, stringAt } from '../core/object-scan.js';
-import { DEFAULT_TAIL_BYTES, type ScanOptions, type SessionFields } from '../codec.js';
+import type { ScanOptions, SessionFields } from '../codec.js';
 import { classifyClaudeLine, leadingText } from './classify.js';
 
 
@@ -15,9 +16,11 @@ const LINE_KEYS = new Set(['type', 'sessionId', 'cwd', 'gitBranch', 'version', '
 const MESSAGE_KEYS = new Set(['model']);
 // A title line holds one of these; a line without any cannot be one.
 const TITLE_HINTS = ['title', 'agent-name', 'summary'].map((s) => Buffer.from(s));
+// The type values of title lines, searched for as JSON tokens after the head.
+const TITLE_TYPES = ['custom-title', 'agent-name', 'ai-title', 'summary'];
 const TITLE_KEY: Record<string, string> = { 'custom-title': 'customTitle', 'agent-name': 'agentName', 'ai-title': 'aiTitle', summary: 'summary' };
 
-/** Titles as seen in one stretch of the file, in file order. */
+/** The titles seen so far, in file order. */
 interface Titles {
   custom: string | null;
   agent: string | null;
@@ -27,12 +30,11 @@ interface Titles {
 
 /** The fields of one session file, by the shallow scan. `size` is the file's size from its stat. */
 export function scanSession(file: string, size: number, options: ScanOptions = {}): SessionFields {
-  const tailBytes = options.tailBytes ?? DEFAULT_TAIL_BYTES;
   const stem = path.basename(file, '.jsonl');
   const fields: SessionFields = { id: stem, cwd: null, git_branch: null, version: null, model: null, title: null, ai_title: null, started_at: null };
   let haveId = false;
   const head: Titles = { custom: null, agent: null, ai: null, summary: null };
-  const whole = options.deep === true || size <= 2 * tailBytes;
+  const whole = options.deep === true;
   const reader = new ChunkReader(file, size, options.counter);
   try {
     let headEnd = 0;
@@ -65,49 +67,34 @@ export function scanSession(file: string, size: number, options: ScanOptions = {
             if (model && model !== '<synthetic>') fields.model = model;
           }
         }
-        if (type !== null && type in TITLE_KEY) noteTitle(head, type, stringAt(buf, values.get(TITLE_KEY[type])), false);
+        if (type !== null && type in TITLE_KEY) noteTitle(head, type, stringAt(buf, values.get(TITLE_KEY[type])));
       }
       headKnown = haveId && fields.cwd !== null && fields.git_branch !== null && fields.version !== null && fields.started_at !== null && fields.model !== null;
       if (headKnown && !whole) break;
     }
-    let tail: Titles = { custom: null, agent: null, ai: null, summary: null };
-    const low = Math.max(headEnd, size - tailBytes);
-    if (!whole && low < size) tail = tailTitles(reader, low, low === headEnd);
-    // Tail lines come after head lines: for "last" titles the tail wins, for "first" the head.
-    const custom = tail.custom ?? head.custom;
-    const agent = tail.agent ?? head.agent;
-    fields.ai_title = tail.ai ?? head.ai;
-    fields.title = custom ?? agent ?? head.summary ?? tail.summary;
+    if (!whole && headEnd < size) {
+      for (const line of linesWithValue(reader, headEnd, TITLE_TYPES)) {
+        for (const values of scanLineObjects(line, LINE_KEYS) ?? []) {
+          const type = stringAt(line, values.get('type'));
+          if (type !== null && type in TITLE_KEY) noteTitle(head, type, stringAt(line, values.get(TITLE_KEY[type])));
+        }
+      }
+    }
+    fields.ai_title = head.ai;
+    fields.title = head.custom ?? head.agent ?? head.summary;
   } finally {
     reader.close();
   }
   return fields;
 }
 
-function noteTitle(t: Titles, type: string, value: string | null, backwards: boolean): void {
+function noteTitle(t: Titles, type: string, value: string | null): void {
   if (!value) return;
-  // Reading forwards the last one wins; reading backwards the first one seen is the last.
-  const keepLast = (old: string | null) => (backwards ? (old ?? value) : value);
-  if (type === 'custom-title') t.custom = keepLast(t.custom);
-  else if (type === 'agent-name') t.agent = keepLast(t.agent);
-  else if (type === 'ai-title') t.ai = keepLast(t.ai);
-  else if (type === 'summary') t.summary = backwards ? value : (t.summary ?? value);
-}
-
-function tailTitles(reader: ChunkReader, low: number, lowStartsLine: boolean): Titles {
-  const t: Titles = { custom: null, agent: null, ai: null, summary: null };
-  for (const line of backwardLines(reader, low, lowStartsLine)) {
-    if (!TITLE_HINTS.some((hint) => line.includes(hint))) continue;
-    const objects = scanLineObjects(line, LINE_KEYS);
-    if (!objects) continue;
-    for (let k = objects.length - 1; k >= 0; k--) {
-      const type = stringAt(line, objects[k].get('type'));
-      if (type !== null && type in TITLE_KEY) noteTitle(t, type, stringAt(line, objects[k].get(TITLE_KEY[type])), true);
-    }
-    // The last custom-title decides the title; agent-name and summary cannot beat it.
-    if (t.custom !== null && t.ai !== null) break;
-  }
-  return t;
+  // In file order: the last of each title wins, except the first summary.
+  if (type === 'custom-title') t.custom = value;
+  else if (type === 'agent-name') t.agent = value;
+  else if (type === 'ai-title') t.ai = value;
+  else if (type === 'summary') t.summary ??= value;
 }
 
 /** The first line a person typed (kind `prompt`), trimmed to `max` characters; null when there is none. */

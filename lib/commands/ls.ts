@@ -3,7 +3,7 @@
 // subagents, and the plugin registry (Claude Code).
 import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_TAIL_BYTES, DEFAULT_WINDOW_MINUTES, type FoundSession, type SessionFields, type SessionStore } from '../codec.js';
+import { DEFAULT_WINDOW_MINUTES, type FoundSession, type SessionFields, type SessionStore } from '../codec.js';
 import { codecFor } from '../codecs.js';
 import { ReadCounter } from '../core/file-lines.js';
 import { describeError } from '../core/fs-error.js';
@@ -38,8 +38,8 @@ $CODEX_HOME/sessions and archived_sessions, else ~/.codex/ (.jsonl.zst too).
   --config DIR      the config dir (default: $CLAUDE_CONFIG_DIR, else ~/.claude)
   --sort KEY        mtime (newest first) or path; waits for the whole walk
   --lines           add a line count (reads each file whole)
-  --deep            read files whole, so a title anywhere counts
-  --tail-bytes N    bytes read backwards for titles (default ${DEFAULT_TAIL_BYTES})
+  --deep            split and scan every line (same fields, slower; titles are
+                    exact without it)
   --current         the newest session of the working directory, and any
                     other modified within --window minutes of it
   --cwd DIR         the working directory for --current (default: .)
@@ -68,14 +68,13 @@ export interface SessionEntry extends SessionFields {
 interface ListOptions {
   lines: boolean;
   deep: boolean;
-  tailBytes: number;
   counter: ReadCounter;
 }
 
 /** The listing entry of one found session file; null (after a warning) when it cannot be read. */
 export function sessionEntry(ctx: Context, found: FoundSession, opts: ListOptions): SessionEntry | null {
   try {
-    const fields = storeOf(ctx).scan(found.path, found.stat.size, { deep: opts.deep, tailBytes: opts.tailBytes, counter: opts.counter });
+    const fields = storeOf(ctx).scan(found.path, found.stat.size, { deep: opts.deep, counter: opts.counter });
     const entry: SessionEntry = {
       path: found.path,
       id: fields.id,
@@ -281,7 +280,6 @@ async function main(ctx: Context): Promise<void> {
   const opts: ListOptions = {
     lines: ctx.args.lines === true,
     deep: ctx.args.deep === true,
-    tailBytes: numberOption(ctx, 'tail-bytes', DEFAULT_TAIL_BYTES),
     counter: new ReadCounter(),
   };
   if (ctx.args.current) {
@@ -302,7 +300,7 @@ export const lsTool: Tool = {
   name: 'tx-ls',
   help: HELP,
   options: {
-    string: ['root', 'config', 'sort', 'tail-bytes', 'cwd', 'window', 'harness'],
+    string: ['root', 'config', 'sort', 'cwd', 'window', 'harness'],
     boolean: ['lines', 'deep', 'current', 'subagents', 'plugins'],
   },
   main,

@@ -1,7 +1,8 @@
 // Physical lines of a regular file read with positioned, synchronous reads: forwards
-// from an offset (each line with the offset just past it) or backwards from the end.
-// The shallow scans of tx-ls need both directions and byte offsets, which the stream
-// splitter of lines.ts does not give; both split at LF and drop CR and a first-line BOM.
+// from an offset (each line with the offset just past it), or only the lines holding a
+// given JSON value, found by a byte search. The shallow scans of tx-ls need byte offsets
+// and skipping, which the stream splitter of lines.ts does not give; both split at LF
+// and drop CR and a first-line BOM.
 import { closeSync, openSync, readSync } from 'node:fs';
 
 const CHUNK = 16 * 1024;
@@ -88,25 +89,102 @@ function trimLine(bytes: Buffer, first: boolean): Buffer {
   return bytes;
 }
 
-/** Complete lines between `low` and the end, last first; the piece at `low` counts only when `low` starts a line. */
-export function* backwardLines(reader: ChunkReader, low: number, lowStartsLine: boolean): Generator<Buffer> {
-  let pos = reader.size;
-  let carry: Buffer = Buffer.alloc(0);
-  while (pos > low) {
-    const n = Math.min(CHUNK, pos - low);
-    pos -= n;
-    const chunk = reader.read(pos, n);
-    const buf = carry.length > 0 ? Buffer.concat([chunk, carry]) : chunk;
-    let end = buf.length;
+const SCAN_CHUNK = 1024 * 1024;
+const COLON = 0x3a;
+
+/** True when the JSON string token ending before `at` is followed by a colon: a key, not a value. */
+function isKey(buf: Buffer, at: number): boolean {
+  while (at < buf.length && (buf[at] === 0x20 || buf[at] === 0x09 || buf[at] === CR || buf[at] === LF)) at++;
+  return at < buf.length && buf[at] === COLON;
+}
+
+/**
+ * The lines from `from` (a line start) onwards that hold one of `values` as a JSON string
+ * value, in file order. Each value is matched as its JSON token with quotes (`"summary"`),
+ * which no string's content can hold unescaped, and not where a colon follows (a key).
+ * The file is searched in large reads with indexOf; only the lines holding a match are
+ * cut out and returned, so the cost is one pass over the bytes, not one split per line.
+ * A match may be a false positive (a value equal to the token elsewhere): the caller
+ * parses the line to know.
+ */
+export function* linesWithValue(reader: ChunkReader, from: number, values: string[]): Generator<Buffer> {
+  const needles = searchNeedles(values);
+  const overlap = Math.max(...values.map((v) => Buffer.byteLength(JSON.stringify(v)))) - 1;
+  // `pos`: where the search goes on; `lineStart`: the start of the line holding `pos`.
+  let pos = from;
+  let lineStart = from;
+  while (pos < reader.size) {
+    const chunkStart = Math.max(from, pos - overlap);
+    const chunk = reader.read(chunkStart, SCAN_CHUNK);
+    if (chunk.length === 0) break;
+    const chunkEnd = chunkStart + chunk.length;
+    // The next match of each needle at or after the cursor (a match ending before `pos` was seen in the last chunk).
+    const next = needles.map(() => -2);
+    let cursor = 0;
+    let moved = false;
     for (;;) {
-      const nl = end > 0 ? buf.lastIndexOf(LF, end - 1) : -1;
-      if (nl < 0) break;
-      if (end > nl + 1) yield trimLine(buf.subarray(nl + 1, end), false);
-      end = nl;
+      let best = -1;
+      for (let k = 0; k < needles.length; k++) {
+        const needle = needles[k].bytes;
+        if (next[k] !== -1 && next[k] < cursor) {
+          let i = chunk.indexOf(needle, cursor);
+          while (i >= 0 && chunkStart + i + needle.length <= pos) i = chunk.indexOf(needle, i + 1);
+          next[k] = i;
+        }
+        if (next[k] >= 0 && (best < 0 || next[k] < next[best])) best = k;
+      }
+      if (best < 0) break;
+      const hit = next[best];
+      cursor = hit + 1;
+      const token = needles[best].tokens.find((t) => hit - t.offset < 0 || chunk.compare(t.bytes, 0, t.bytes.length, hit - t.offset, hit - t.offset + t.bytes.length) === 0);
+      if (!token || isKey(chunk, hit - token.offset + token.bytes.length)) continue;
+      const before = chunk.lastIndexOf(LF, hit);
+      const start = before >= 0 ? chunkStart + before + 1 : lineStart;
+      const after = chunk.indexOf(LF, hit);
+      const end = after >= 0 ? chunkStart + after : lineEndFrom(reader, chunkEnd);
+      yield trimLine(reader.read(start, end - start), start === 0);
+      pos = end + 1;
+      lineStart = end + 1;
+      moved = true;
+      if (after < 0) break;
+      cursor = after + 1;
     }
-    carry = buf.subarray(0, end);
+    if (moved && pos > chunkEnd) continue;
+    const last = chunk.lastIndexOf(LF);
+    if (last >= 0 && chunkStart + last + 1 > lineStart) lineStart = chunkStart + last + 1;
+    pos = chunkEnd;
   }
-  if (lowStartsLine && carry.length > 0) yield trimLine(carry, low === 0);
+}
+
+/**
+ * What to search for each value's JSON token: from its last hyphen on (`-title"` for
+ * `"custom-title"` and `"ai-title"`), else the whole token. A needle that does not start
+ * with a quote skips through JSON several times faster, and values sharing a tail share
+ * one search; each match is checked against the whole token.
+ */
+function searchNeedles(values: string[]): { bytes: Buffer; tokens: { bytes: Buffer; offset: number }[] }[] {
+  const byNeedle = new Map<string, { bytes: Buffer; tokens: { bytes: Buffer; offset: number }[] }>();
+  for (const v of values) {
+    const token = Buffer.from(JSON.stringify(v));
+    const offset = Math.max(0, token.lastIndexOf(0x2d));
+    const key = token.subarray(offset).toString('latin1');
+    let n = byNeedle.get(key);
+    if (!n) byNeedle.set(key, (n = { bytes: token.subarray(offset), tokens: [] }));
+    n.tokens.push({ bytes: token, offset });
+  }
+  return [...byNeedle.values()];
+}
+
+/** The offset of the first LF at or after `from`, or the end of the file. */
+function lineEndFrom(reader: ChunkReader, from: number): number {
+  for (let pos = from; pos < reader.size; ) {
+    const chunk = reader.read(pos, SCAN_CHUNK);
+    if (chunk.length === 0) break;
+    const i = chunk.indexOf(LF);
+    if (i >= 0) return pos + i;
+    pos += chunk.length;
+  }
+  return reader.size;
 }
 
 /** Every physical line of a file in order, without building them into values; the file closes when the loop ends. */
