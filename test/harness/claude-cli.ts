@@ -4,57 +4,23 @@
  * config dir against a mock API on 127.0.0.1. It is never given the machine's
  * own home directory or a real credential.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, openSync, readSync, closeSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { installedVersion as installedVersionOf, installPinned, isNativeBinary, repoRoot, runIsolated, type IsolatedResult } from './pinned.js';
+
+export { repoRoot };
 
 /** The CLI version every recorded fixture and conformance test uses. */
 export const CLI_VERSION = '2.1.328';
 export const CLI_PACKAGE = '@anthropic-ai/claude-code';
-
-/** The repository root: the nearest folder upwards holding txcript's package.json. */
-export function repoRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const pj = path.join(dir, 'package.json');
-    if (existsSync(pj)) {
-      try {
-        if ((JSON.parse(readFileSync(pj, 'utf8')) as { name?: string }).name === 'txcript') return dir;
-      } catch {
-        // not ours; keep walking
-      }
-    }
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error('txcript repository root not found above ' + fileURLToPath(import.meta.url));
-    dir = up;
-  }
-}
 
 /** The cache folder the CLI is installed into. */
 export function cacheDir(): string {
   return path.join(repoRoot(), '.cache', 'claude-code');
 }
 
-function isElfOrMachO(file: string): boolean {
-  try {
-    const fd = openSync(file, 'r');
-    const buf = Buffer.alloc(4);
-    readSync(fd, buf, 0, 4, 0);
-    closeSync(fd);
-    return buf.equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46])) || buf.readUInt32BE(0) === 0xcffaedfe || buf.readUInt32LE(0) === 0xfeedfacf;
-  } catch {
-    return false;
-  }
-}
-
 function installedVersion(dir: string): string | null {
-  try {
-    const pj = path.join(dir, 'node_modules', '@anthropic-ai', 'claude-code', 'package.json');
-    return (JSON.parse(readFileSync(pj, 'utf8')) as { version?: string }).version ?? null;
-  } catch {
-    return null;
-  }
+  return installedVersionOf(dir, CLI_PACKAGE);
 }
 
 /**
@@ -69,7 +35,7 @@ function findBinary(dir: string): string | null {
     path.join(scope, `claude-code-${process.platform}-${process.arch}`, 'claude'),
     path.join(scope, `claude-code-${process.platform}-${process.arch}-musl`, 'claude'),
   ];
-  for (const c of candidates) if (existsSync(c) && isElfOrMachO(c)) return c;
+  for (const c of candidates) if (existsSync(c) && isNativeBinary(c)) return c;
   return null;
 }
 
@@ -79,46 +45,13 @@ export function claudeInstalled(): boolean {
   return installedVersion(dir) === CLI_VERSION && findBinary(dir) !== null;
 }
 
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
 /**
  * Install the pinned CLI into the cache if needed; return its native binary's
- * path. Test files run in parallel, so the install holds a lock (a folder made
- * atomically) and others wait for it.
+ * path. Test files run in parallel, so the install holds a lock and others wait for it.
  */
 export function claudeBinary(): string {
   const dir = cacheDir();
-  const ready = () => installedVersion(dir) === CLI_VERSION && findBinary(dir) !== null;
-  if (!ready()) {
-    mkdirSync(dir, { recursive: true });
-    const lock = path.join(dir, '.install-lock');
-    for (;;) {
-      try {
-        mkdirSync(lock);
-        break;
-      } catch {
-        try {
-          if (Date.now() - statSync(lock).mtimeMs > 15 * 60_000) rmSync(lock, { recursive: true, force: true });
-        } catch {
-          // the lock went away meanwhile
-        }
-        sleepSync(1000);
-      }
-    }
-    try {
-      if (!ready()) {
-        const r = spawnSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--no-save', `${CLI_PACKAGE}@${CLI_VERSION}`], {
-          stdio: ['ignore', 'pipe', 'pipe'],
-          encoding: 'utf8',
-        });
-        if (r.status !== 0) throw new Error(`npm install ${CLI_PACKAGE}@${CLI_VERSION} failed:\n${r.stderr}`);
-      }
-    } finally {
-      rmSync(lock, { recursive: true, force: true });
-    }
-  }
+  installPinned(dir, CLI_PACKAGE, CLI_VERSION, () => installedVersion(dir) === CLI_VERSION && findBinary(dir) !== null);
   const bin = findBinary(dir);
   if (bin === null) throw new Error(`no native claude binary found under ${dir}`);
   return bin;
@@ -143,13 +76,7 @@ export interface RunClaudeOptions {
 }
 
 /** What a run printed and how it ended. */
-export interface RunClaudeResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-}
+export type RunClaudeResult = IsolatedResult;
 
 /** The fixed environment the CLI runs in: nothing of the machine's own. */
 export function claudeEnv(home: string, baseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
@@ -177,31 +104,5 @@ export function runClaude(opts: RunClaudeOptions): Promise<RunClaudeResult> {
   const bin = claudeBinary();
   const env = claudeEnv(opts.home, opts.baseUrl, opts.env);
   mkdirSync(env.TMPDIR!, { recursive: true });
-  const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
-  return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/env', ['-i', ...envArgs, bin, ...opts.args], {
-      cwd: opts.cwd ?? opts.home,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: {},
-    });
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, opts.timeoutMs ?? 120_000);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr, timedOut });
-    });
-    child.stdin.on('error', () => {});
-    child.stdin.end(opts.stdin ?? '');
-  });
+  return runIsolated(bin, opts.args, env, { cwd: opts.cwd ?? opts.home, timeoutMs: opts.timeoutMs ?? 120_000, stdin: opts.stdin });
 }
