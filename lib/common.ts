@@ -41,6 +41,8 @@ export interface CommonMessage {
   sidechain?: true;
   /** True on the first message after a compaction: the model's conversation restarts here, from the compact summary. */
   after_compaction?: true;
+  /** True on a user message that was the harness's own instructions to the model (a Codex `developer` message). */
+  developer?: true;
 }
 
 /** One line of a Common stream. */
@@ -74,6 +76,8 @@ export interface ThinkingBlock {
 export interface RedactedThinkingBlock {
   type: 'redacted_thinking';
   data: string;
+  /** The harness's own kind of item when it is not reasoning (Codex: `compaction`, the server's encrypted summary of the conversation before it). */
+  native_type?: string;
 }
 
 /** A typed view of a known tool's input (the input itself stays in `input`). */
@@ -85,7 +89,8 @@ export type ToolView =
   | { kind: 'multi_edit'; file_path: string; edits: { old_string: string; new_string: string; replace_all?: boolean }[] }
   | { kind: 'command'; name: string; args?: string; message?: string }
   | { kind: 'agent'; prompt: string; description?: string; subagent_type?: string }
-  | { kind: 'skill'; skill: string; args?: string };
+  | { kind: 'skill'; skill: string; args?: string }
+  | { kind: 'patch'; patch: string };
 
 /** A tool call; slash commands a person ran are tool_uses named after the command (`/compact`). */
 export interface ToolUseBlock {
@@ -96,6 +101,12 @@ export interface ToolUseBlock {
   tool?: ToolView;
   /** Who made the call, as the API says (`{"type":"direct"}`, or the code that called it), when it says. */
   caller?: unknown;
+  /**
+   * The harness's own kind of call when it is not a plain function call (Codex:
+   * `custom_tool_call`, whose freeform text is `input.input`; `local_shell_call`;
+   * `web_search_call`; `tool_search_call`).
+   */
+  native_type?: string;
 }
 
 /** The outcome of a tool call, on a user message. */
@@ -110,6 +121,8 @@ export interface ToolResultBlock {
 export interface ImageBlock {
   type: 'image';
   source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string };
+  /** The detail level the image was sent at, when the harness says (Codex: `auto`, `low`, `high`, `original`). */
+  detail?: string;
 }
 
 /** A named file the conversation published (Claude Code's Artifact tool). */

@@ -3,6 +3,7 @@ import type { Codec, Envelope } from '../codec.js';
 import { classifyCodexLine } from './classify.js';
 import { isCodexLine } from './detect.js';
 import { CodexSessionStats } from './session-stats.js';
+import { CodexToCommon } from './to-common.js';
 import { codexStore } from './store.js';
 import { codexLineView, codexQuestion, codexStrings } from './views.js';
 
@@ -22,7 +23,7 @@ export const codexCodec: Codec = {
   sessionFollows: true,
   strings: codexStrings,
   // The conversion to Common lands with lib/codex/to-common.ts.
-  toCommon: null,
+  toCommon: (options) => new CodexToCommon(options),
   fromCommon: null,
   question: codexQuestion,
   lineView: codexLineView,
