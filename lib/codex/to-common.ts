@@ -45,8 +45,8 @@ export class CodexToCommon {
   private assistant: CommonMessage | null = null;
   /** The tool results that answer it. */
   private results: CommonMessage | null = null;
-  /** Calls of the open assistant message not answered yet, in order. */
-  private openCalls = new Map<string, true>();
+  /** Calls not answered yet, in order, with the message that made them. */
+  private openCalls = new Map<string, CommonMessage>();
   /** Every call id of the conversation so far (an output of none is an orphan the client drops). */
   private calls = new Set<string>();
   private model: string | undefined;
@@ -91,8 +91,11 @@ export class CodexToCommon {
         else if (p?.type === 'thread_rolled_back' && typeof p.num_turns === 'number') this.rollback(p.num_turns);
         return;
       default:
-        // Early rollouts: bare response items, one per line.
-        if (line.payload === undefined && typeof line.type === 'string' && itemSide(line) !== 'none') this.item(line, `line-${n}`, ts);
+        // Early rollouts: a header object ({id, timestamp, instructions}), then bare response items.
+        if (line.type === undefined && typeof line.id === 'string' && 'instructions' in line) {
+          this.facts.id ??= line.id;
+          this.sawSessionMeta = true;
+        } else if (line.payload === undefined && typeof line.type === 'string' && itemSide(line) !== 'none') this.item(line, `line-${n}`, ts);
     }
   }
 
@@ -152,6 +155,12 @@ export class CodexToCommon {
         if (this.model !== undefined) this.assistant.model = this.model;
       }
       this.assistant.content.push(...blocks);
+      // A web search runs on the server: it has no output to wait for.
+      for (const b of blocks) {
+        if (b.type !== 'tool_use' || b.native_type === 'web_search_call') continue;
+        this.openCalls.set(b.id, this.assistant);
+        this.calls.add(b.id);
+      }
       return;
     }
     if (side === 'result') {
@@ -165,13 +174,14 @@ export class CodexToCommon {
       if (callId !== null) this.openCalls.delete(callId);
       return;
     }
-    // A user or developer message: a message of its own. An output may still follow it
-    // (the client writes some developer messages between a call and its output).
-    this.endTurn(false);
+    // A user or developer message: a message of its own. A prompt ends the turn; an output
+    // may still follow a developer or context message (the client writes some between a
+    // call and its output).
+    const contextual = side === 'developer' || isContextualUserMessage(item);
+    this.endTurn(!contextual);
     const m = this.message('user', typeof item.id === 'string' ? item.id : id, ts);
     m.content = contentBlocks(item.content);
     if (side === 'developer') m.developer = true;
-    const contextual = side === 'developer' || isContextualUserMessage(item);
     this.emit(m, !contextual, contextual);
   }
 
@@ -181,11 +191,6 @@ export class CodexToCommon {
     if (item.type === 'compaction' || item.type === 'context_compaction') return [compactionBlock(item)];
     const use = toolUseBlock(item, id);
     if (!use) return [];
-    // A web search runs on the server: it has no output to wait for.
-    if (item.type !== 'web_search_call') {
-      this.openCalls.set(use.id, true);
-      this.calls.add(use.id);
-    }
     return [use];
   }
 
@@ -201,8 +206,8 @@ export class CodexToCommon {
    */
   private endTurn(settle: boolean): void {
     if (settle && this.openCalls.size > 0) {
-      const anchor = this.assistant?.id ?? 'calls';
-      this.results ??= this.message('user', `${anchor}:aborted`, this.assistant?.timestamp);
+      const caller = this.openCalls.values().next().value as CommonMessage;
+      this.results ??= this.message('user', `${caller.id}:aborted`, caller.timestamp);
       this.results.content.push(...[...this.openCalls.keys()].map(abortedResult));
       this.openCalls.clear();
     }

@@ -17,6 +17,15 @@ function texts(list: unknown): string[] {
   return Array.isArray(list) ? list.filter((p: any) => p && typeof p.text === 'string').map((p: any) => p.text as string) : [];
 }
 
+/** A copy without null fields (the client writes absent optional fields as null). */
+function withoutNulls(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutNulls);
+  if (!v || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = withoutNulls(x);
+  return out;
+}
+
 /** Arguments as the model meant them: a JSON object when they parse as one, else the string kept whole. */
 function argumentsOf(raw: unknown): unknown {
   if (typeof raw !== 'string') return raw ?? {};
@@ -44,7 +53,7 @@ function outputOf(out: unknown): unknown {
 
 /**
  * One item of the client's request in normal form. Step "fields the model does not read":
- * item ids, status, and null fields are left out. Step "a message piece by piece": a
+ * item ids, status, and null fields of an action are left out. Step "a message piece by piece": a
  * message of k content pieces is k messages (Common keeps the pieces as blocks, and
  * the model reads the same text). Step "summary as one text": a reasoning item's
  * summary parts are joined by a blank line, as Common's thinking block holds them.
@@ -67,9 +76,9 @@ export function normalItems(item: any): Item[] {
     case 'custom_tool_call':
       return [{ type: 'custom_tool_call', call_id: item.call_id, name: item.name, input: item.input }];
     case 'local_shell_call':
-      return [{ type: 'local_shell_call', call_id: item.call_id ?? item.id, action: item.action }];
+      return [{ type: 'local_shell_call', call_id: item.call_id ?? item.id, action: withoutNulls(item.action) }];
     case 'web_search_call':
-      return [{ type: 'web_search_call', action: item.action ?? {} }];
+      return [{ type: 'web_search_call', action: withoutNulls(item.action ?? {}) }];
     case 'tool_search_call':
       return [{ type: 'tool_search_call', call_id: item.call_id ?? item.id, arguments: argumentsOf(item.arguments) }];
     case 'compaction':
@@ -116,8 +125,8 @@ export function itemsOfCommon(messages: CommonMessage[]): Item[] {
           const kind = b.native_type ?? 'function_call';
           callType.set(b.id, kind);
           if (kind === 'custom_tool_call') out.push({ type: kind, call_id: b.id, name: b.name, input: b.input.input });
-          else if (kind === 'local_shell_call') out.push({ type: kind, call_id: b.id, action: b.input });
-          else if (kind === 'web_search_call') out.push({ type: kind, action: b.input });
+          else if (kind === 'local_shell_call') out.push({ type: kind, call_id: b.id, action: withoutNulls(b.input) });
+          else if (kind === 'web_search_call') out.push({ type: kind, action: withoutNulls(b.input) });
           else if (kind === 'tool_search_call') out.push({ type: kind, call_id: b.id, arguments: b.input });
           else out.push({ type: 'function_call', call_id: b.id, name: b.name, arguments: b.input });
           break;
@@ -150,6 +159,35 @@ export function abortedAtCalls(items: Item[]): Item[] {
     if (typeof i.call_id === 'string' && !i.type.endsWith('_output')) out.push(...aborted.filter((a) => a.call_id === i.call_id));
   }
   return out;
+}
+
+const OMITTED = 'image content omitted because ';
+
+function isImage(piece: unknown): boolean {
+  return !!piece && typeof piece === 'object' && (piece as { type?: unknown }).type === 'image';
+}
+
+function isOmitted(piece: unknown): boolean {
+  return !!piece && typeof piece === 'object' && typeof (piece as { text?: unknown }).text === 'string' && (piece as { text: string }).text.startsWith(OMITTED);
+}
+
+/**
+ * Step "images the client cannot send": when it loads a session, the client replaces an
+ * image it will not send (a remote URL; data it cannot decode) by a text placeholder
+ * ("image content omitted because ..."); Common keeps the image the file holds. Where
+ * the client has the placeholder and Common an image at the same place, Common's side
+ * takes the placeholder.
+ */
+export function omittedImages(ours: Item[], theirs: Item[]): Item[] {
+  return ours.map((o, i) => {
+    const c = theirs[i];
+    if (!c || c.type !== o.type) return o;
+    if (o.type === 'message' && isImage(o.content) && isOmitted(c.content)) return { ...o, content: c.content };
+    if (Array.isArray(o.output) && Array.isArray(c.output) && o.output.length === c.output.length) {
+      return { ...o, output: o.output.map((p, k) => (isImage(p) && isOmitted((c.output as unknown[])[k]) ? (c.output as unknown[])[k] : p)) };
+    }
+    return o;
+  });
 }
 
 /** A user message the client writes itself, not a prompt. */

@@ -73,7 +73,7 @@ export function recordedFixtures(): RecordedFixture[] {
 
 /** False when tests that run the real CLI should run, else the reason they are skipped. */
 export function conformanceSkip(): false | string {
-  if (process.env.TX_CONFORMANCE !== '1') return 'runs the real Claude Code CLI: set TX_CONFORMANCE=1 (npm run conformance)';
+  if (process.env.TX_CONFORMANCE !== '1') return 'runs the real Claude Code or Codex CLI: set TX_CONFORMANCE=1 (npm run conformance)';
   return false;
 }
 
