@@ -4,7 +4,7 @@
 // lines give the session line and usage. Messages wait in a spool (memory up to a few MB,
 // then a temporary file) because the session line, written first, is known only at the
 // end, and because a rollback (`thread_rolled_back`) takes back messages already made.
-import type { Block, CommonMessage, CommonSession, Usage } from '../common.js';
+import { isModeled, type Block, type CommonMessage, type CommonSession, type Usage } from '../common.js';
 import { Spool } from '../core/spool.js';
 import { abortedResult, compactionBlock, contentBlocks, isContextualUserMessage, itemSide, outputCallId, thinkingBlock, toolResultBlock, toolUseBlock } from './blocks.js';
 
@@ -157,7 +157,7 @@ export class CodexToCommon {
       this.assistant.content.push(...blocks);
       // A web search runs on the server: it has no output to wait for.
       for (const b of blocks) {
-        if (b.type !== 'tool_use' || b.native_type === 'web_search_call') continue;
+        if (!isModeled(b) || b.type !== 'tool_use' || b.native_type === 'web_search_call') continue;
         this.openCalls.set(b.id, this.assistant);
         this.calls.add(b.id);
       }

@@ -2,7 +2,7 @@
 // `input` the real Codex CLI sent on resume, both as Responses API items in one normal
 // form, less what the client adds at resume time. Each difference tx-common(1) documents
 // under DIFFERENCES FROM THE CLIENT (Codex) is one named step here; anything else fails.
-import type { Block, CommonMessage } from '../../lib/common.js';
+import { isModeled, type Block, type CommonMessage } from '../../lib/common.js';
 
 /** The prompt the oracle's resume run sends. */
 export const CODEX_PROMPT = 'ping';
@@ -92,6 +92,7 @@ export function normalItems(item: any): Item[] {
 }
 
 function blockPiece(b: Block): unknown {
+  if (!isModeled(b)) return b;
   if (b.type === 'text') return { type: 'text', text: b.text };
   if (b.type === 'image') {
     const url = b.source.type === 'base64' ? `data:${b.source.media_type};base64,${b.source.data}` : b.source.url;
@@ -107,6 +108,10 @@ export function itemsOfCommon(messages: CommonMessage[]): Item[] {
   for (const m of messages) {
     const role = m.role === 'user' && m.developer ? 'developer' : m.role;
     for (const b of m.content) {
+      if (!isModeled(b)) {
+        out.push({ type: `common:${b.type}` });
+        continue;
+      }
       switch (b.type) {
         case 'text':
         case 'image':
