@@ -6,6 +6,7 @@ import type { Codec, SessionConverter } from '../codec.js';
 import { codecFor } from '../codecs.js';
 import { splitLines } from '../core/lines.js';
 import { readRecordStream } from '../core/records.js';
+import type { Output } from '../core/output.js';
 import type { Context, Tool } from '../core/run.js';
 import { parsePhysicalLine } from '../parse-line.js';
 import { recordView, type Harness, type RecordView } from '../record.js';
@@ -33,8 +34,11 @@ interface OpenSession {
   conv: SessionConverter;
 }
 
+/** Where a CommonWriter puts the stream: stdout, or another tool's reader (tx-render). */
+export type CommonOut = Pick<Output, 'write'>;
+
 /** Writes the Common stream of a sequence of records, one session after another. */
-class CommonWriter {
+export class CommonWriter {
   private session: OpenSession | null = null;
   private invalid = 0;
   private invalidSrc: string | undefined;
@@ -42,7 +46,10 @@ class CommonWriter {
   /** Records of harnesses without a conversion to Common, by harness. */
   private readonly unconverted = new Map<Harness, number>();
 
-  constructor(private readonly ctx: Context) {}
+  constructor(
+    private readonly ctx: Context,
+    private readonly out: CommonOut = ctx.out,
+  ) {}
 
   /** Take one record (or a line that is not one) from the input named `inputSrc`. */
   async record(view: RecordView | null, inputSrc: string | undefined, n: number): Promise<void> {
@@ -109,7 +116,7 @@ class CommonWriter {
     this.session = null;
     let followers: string[] = [];
     try {
-      for await (const piece of s.conv.finish()) await this.ctx.out.write(piece);
+      for await (const piece of s.conv.finish()) await this.out.write(piece);
       if (this.ctx.args.subagents) followers = s.conv.followers();
     } finally {
       s.conv.dispose();

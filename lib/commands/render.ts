@@ -1,0 +1,107 @@
+// tx-render: a session as a page people read. Common lines are rendered as they come;
+// records and native session lines are first converted by tx-common's own writer.
+import { CommonWriter, type CommonOut } from './common.js';
+import { splitLines } from '../core/lines.js';
+import { UsageError, type Context, type Tool } from '../core/run.js';
+import { parsePhysicalLine } from '../parse-line.js';
+import { decodeLine, recordView, type Harness } from '../record.js';
+import { HtmlPage, type PageSink } from '../render/html.js';
+import { MarkdownDoc } from '../render/markdown.js';
+import { CommonRenderer } from '../render/stream.js';
+
+const HELP = `usage: tx-render [--format html|md] [--active] [--sidechains] [--subagents] [FILE...]
+
+Write a session as a page people read: one self-contained HTML page (no
+network; search, folded tool calls, diffs, light and dark), or Markdown for
+a pull request or a gist. Reads Common (tx-common), records (tx-parse), or
+native session files, from the files named (- is stdin) or stdin.
+
+  --format F     html or md (default: html, or md when stdout is a terminal)
+  --active       records only: the conversation after the last compaction
+  --sidechains   records only: also sidechain lines kept in a main file
+  --subagents    records only: also each file's subagent transcripts, shown
+                 under the call that dispatched them
+  --strict       exit 1 if any line was invalid or could not be rendered
+  -h, --help     this text        --version   the version
+See tx-render(1).`;
+
+/** Common lines written into the renderer instead of stdout: pieces are cut into lines and parsed. */
+class CommonLines implements CommonOut {
+  private pending: Buffer[] = [];
+
+  constructor(private readonly take: (value: unknown, bytes: Buffer) => Promise<void>) {}
+
+  async writeJson(value: unknown): Promise<void> {
+    await this.take(value, Buffer.alloc(0));
+  }
+
+  async write(data: Buffer | string): Promise<void> {
+    let buf = typeof data === 'string' ? Buffer.from(data) : data;
+    let nl = buf.indexOf(0x0a);
+    while (nl >= 0) {
+      this.pending.push(buf.subarray(0, nl));
+      const line = Buffer.concat(this.pending);
+      this.pending = [];
+      if (line.length > 0) await this.take(JSON.parse(line.toString('utf8')), line);
+      buf = buf.subarray(nl + 1);
+      nl = buf.indexOf(0x0a);
+    }
+    if (buf.length > 0) this.pending.push(Buffer.from(buf));
+  }
+}
+
+async function main(ctx: Context): Promise<void> {
+  const stdoutIsTerminal = (ctx.proc.stdout as { isTTY?: boolean }).isTTY === true;
+  const format = ctx.args.format ?? (stdoutIsTerminal ? 'md' : 'html');
+  if (format !== 'html' && format !== 'md') throw new UsageError(`--format must be html or md, not ${JSON.stringify(format)}`);
+  const sink: PageSink = { write: (text) => ctx.out.write(text) };
+  const renderer = new CommonRenderer(format === 'html' ? new HtmlPage(sink) : new MarkdownDoc(sink));
+  let where: { src?: string; n?: number } = {};
+  const common = async (value: unknown) => {
+    const problem = await renderer.line(value);
+    if (problem) ctx.warn(where, problem);
+  };
+  const writer = new CommonWriter(ctx, new CommonLines(common));
+  try {
+    for await (const input of ctx.inputs()) {
+      let previous: Harness = 'claude-code';
+      for await (const line of splitLines(input.stream)) {
+        if (line.bytes.length === 0) continue;
+        where = { src: input.src, n: line.n };
+        const decoded = decodeLine(line.bytes);
+        if (decoded.record) {
+          await writer.record(decoded.record, input.src, line.n);
+        } else if ('value' in decoded && isCommonLine(decoded.value)) {
+          await common(decoded.value);
+        } else {
+          // A native session line (or a broken one): tx-parse's reading, then tx-common's.
+          for (const parsed of parsePhysicalLine(line, input.src, previous)) {
+            if (parsed.header.kind !== 'invalid') previous = parsed.header.harness;
+            await writer.record(recordView(parsed.header, parsed.lineBytes, parsed.value), input.src, line.n);
+          }
+        }
+      }
+    }
+    await writer.end();
+    where = {};
+    await renderer.end();
+  } finally {
+    writer.dispose();
+  }
+}
+
+const COMMON_BLOCKS = new Set(['text', 'thinking', 'redacted_thinking', 'tool_use', 'tool_result', 'image', 'artifact']);
+
+/** A line of the Common stream (not a record, not a native line). Early Codex rollouts also have `"type":"message"` lines; theirs hold `input_text` and `output_text` blocks. */
+function isCommonLine(value: unknown): boolean {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+  const v = value as { type?: unknown; harness?: unknown; content?: unknown };
+  if (v.type === 'session') return typeof v.harness === 'string';
+  if (v.type !== 'message') return false;
+  if (!Array.isArray(v.content) || v.content.length === 0) return true;
+  const first = v.content[0] as { type?: unknown } | null;
+  return typeof first?.type === 'string' && COMMON_BLOCKS.has(first.type);
+}
+
+/** The tx-render tool. */
+export const renderTool: Tool = { name: 'tx-render', help: HELP, options: { string: ['format'], boolean: ['active', 'sidechains', 'subagents'] }, main };

@@ -1,0 +1,75 @@
+// What a session's header says that is only known at its end: when it ended, and
+// how many tokens it used. Counted as turns pass, so nothing is kept but sums.
+import type { CommonMessage, Usage } from '../common.js';
+
+/** Token sums of a session, by the API's usage fields. */
+export interface TokenSums {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheCreation: number;
+}
+
+/** Running totals of one session. */
+export class SessionTally {
+  messages = 0;
+  toolCalls = 0;
+  first: string | undefined;
+  last: string | undefined;
+  readonly tokens: TokenSums = { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 };
+
+  /** Count one message. */
+  add(m: CommonMessage): void {
+    this.messages++;
+    if (typeof m.timestamp === 'string' && !Number.isNaN(Date.parse(m.timestamp))) {
+      if (this.first === undefined || m.timestamp < this.first) this.first = m.timestamp;
+      if (this.last === undefined || m.timestamp > this.last) this.last = m.timestamp;
+    }
+    for (const b of m.content) if (b.type === 'tool_use') this.toolCalls++;
+    if (m.role === 'assistant' && m.usage && typeof m.usage === 'object') {
+      const u = usageNumbers(m.usage);
+      this.tokens.input += u.input;
+      this.tokens.output += u.output;
+      this.tokens.cacheRead += u.cacheRead;
+      this.tokens.cacheCreation += u.cacheCreation;
+    }
+  }
+
+  /** Milliseconds from the first message to the last, when both have a time. */
+  durationMs(): number | undefined {
+    if (this.first === undefined || this.last === undefined) return undefined;
+    return Date.parse(this.last) - Date.parse(this.first);
+  }
+}
+
+const count = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
+
+/** A message's usage as plain numbers (missing or odd fields count 0). */
+export function usageNumbers(u: Usage): TokenSums {
+  return { input: count(u.input_tokens), output: count(u.output_tokens), cacheRead: count(u.cache_read_input_tokens), cacheCreation: count(u.cache_creation_input_tokens) };
+}
+
+/** `1234567` as `1,234,567`. */
+export function formatCount(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** A duration as `1h 02m`, `3m 04s` or `12s`. */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  if (h > 0) return `${h}h ${String(m).padStart(2, '0')}m`;
+  if (m > 0) return `${m}m ${String(sec).padStart(2, '0')}s`;
+  return `${sec}s`;
+}
+
+/** A token line for one message: `in 2,542 · out 12 · cache read 0`. */
+export function usageLine(u: Usage): string {
+  const n = usageNumbers(u);
+  const parts = [`in ${formatCount(n.input)}`, `out ${formatCount(n.output)}`];
+  if (n.cacheRead > 0) parts.push(`cache read ${formatCount(n.cacheRead)}`);
+  if (n.cacheCreation > 0) parts.push(`cache write ${formatCount(n.cacheCreation)}`);
+  return parts.join(' · ');
+}

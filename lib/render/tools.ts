@@ -1,0 +1,61 @@
+// What the page and the Markdown say about a tool call: a one-line digest for the
+// folded summary, and the body shown when it is opened.
+import type { ToolUseBlock } from '../common.js';
+import { callDiff } from './diff.js';
+
+/** How a call's input is shown when opened (`none` when the digest already says all of it). */
+export type CallBody = { kind: 'diff'; text: string } | { kind: 'code'; lang: string; text: string } | { kind: 'json'; text: string } | { kind: 'none'; text: '' };
+
+const firstLine = (s: string) => {
+  const line = s.trimStart().split('\n', 1)[0];
+  return line.length > 160 ? line.slice(0, 157) + '…' : line;
+};
+
+/** A one-line description of the call: the command, the file, the task. */
+export function callDigest(call: ToolUseBlock): string {
+  const v = call.tool;
+  switch (v?.kind) {
+    case 'bash':
+      return firstLine(v.command);
+    case 'read':
+    case 'write':
+    case 'edit':
+    case 'multi_edit':
+      return v.file_path;
+    case 'agent':
+      return v.description ?? firstLine(v.prompt);
+    case 'skill':
+      return v.args ? `${v.skill} ${firstLine(v.args)}` : v.skill;
+    case 'command':
+      return v.args ? `${v.name} ${firstLine(v.args)}` : v.name;
+  }
+  for (const key of ['description', 'command', 'cmd', 'file_path', 'path', 'pattern', 'query', 'url', 'prompt']) {
+    const value = call.input[key];
+    if (typeof value === 'string' && value !== '') return firstLine(value);
+    if (Array.isArray(value) && value.every((x) => typeof x === 'string')) return firstLine(value.join(' '));
+  }
+  return '';
+}
+
+/** The body of the call: a diff for file changes, the command for shells, else its input as JSON. */
+export function callBody(call: ToolUseBlock): CallBody {
+  const diff = callDiff(call);
+  if (diff !== null) return { kind: 'diff', text: diff };
+  const v = call.tool;
+  if (v?.kind === 'bash') return { kind: 'code', lang: 'sh', text: v.command };
+  if (v?.kind === 'read' && Object.keys(call.input).length === 1) return { kind: 'none', text: '' };
+  return { kind: 'json', text: JSON.stringify(call.input ?? null, null, 2) ?? 'null' };
+}
+
+/** The text of a tool result's content, with what cannot be shown as text (images) named. */
+export function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return JSON.stringify(content ?? null, null, 2) ?? '';
+  const parts: string[] = [];
+  for (const b of content) {
+    if (b && typeof b === 'object' && b.type === 'text' && typeof b.text === 'string') parts.push(b.text);
+    else if (b && typeof b === 'object' && b.type === 'image') continue;
+    else parts.push(JSON.stringify(b, null, 2) ?? '');
+  }
+  return parts.join('\n');
+}
