@@ -148,27 +148,31 @@ function escapeAngles(text: string): string {
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /**
- * A message's prose as Markdown, kept as written except that HTML cannot start in it:
- * outside code fences and code spans, `<` and `&` become entities. An unclosed fence is
- * closed at the end, so the message cannot swallow what follows it.
+ * A message's prose as Markdown, kept as written except where it could break the page
+ * around it: outside code, `<` and `&` become entities; each fenced code block is
+ * written again at the left margin with a fence of our own, longer than any backtick
+ * run inside it, so an unclosed or oddly indented fence (a list item's) ends where
+ * this message ends and never swallows the next turn.
  */
 export function proseMd(text: string): string {
   const lines = text.split('\n');
   const out: string[] = [];
-  let fence: string | null = null;
-  for (const line of lines) {
-    const m = FENCE.exec(line);
-    if (fence === null && m) {
-      fence = m[1];
-      out.push(line);
-    } else if (fence !== null) {
-      out.push(line);
-      if (line.trimStart().startsWith(fence) && line.trim().replace(/[`~]/g, '') === '') fence = null;
-    } else {
-      out.push(outsideCode(line));
+  for (let i = 0; i < lines.length; i++) {
+    const open = FENCE.exec(lines[i]);
+    if (!open) {
+      out.push(outsideCode(lines[i]));
+      continue;
     }
+    const marker = open[1];
+    const lang = /^[\w+#.-]*/.exec(lines[i].slice(open[0].length).trim())![0];
+    const code: string[] = [];
+    for (i++; i < lines.length; i++) {
+      const line = lines[i].trim();
+      if (line.startsWith(marker) && line.replace(marker[0] === '`' ? /`/g : /~/g, '') === '') break;
+      code.push(lines[i]);
+    }
+    out.push(fence(code.join('\n'), lang).replace(/\n+$/, ''));
   }
-  if (fence !== null) out.push(fence);
   return out.join('\n').replace(/\n+$/, '');
 }
 
