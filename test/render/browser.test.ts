@@ -137,6 +137,17 @@ if (missing) {
     await page.close();
   });
 
+  t.test('the README screenshot: the tools fixture with its Bash and Edit calls open (docs/tx-render.png is a copy)', async (t) => {
+    const file = recordedSessionFiles().find((f) => f.includes('/tools/'));
+    if (!file) return void t.pass('skipped: no recorded tools fixture');
+    const { page } = await open('readme', [file]);
+    await page.setViewportSize({ width: 900, height: 1200 });
+    for (const id of ['#t-toolu_01BashOk000000000000001', '#t-toolu_01Edit0000000000000000001']) await page.locator(`${id} > summary`).click();
+    await page.screenshot({ path: path.join(SHOTS, 'readme.png'), fullPage: true, clip: { x: 0, y: 0, width: 900, height: 1500 } });
+    t.equal(await page.locator('details.tool[open]').count(), 2, 'two calls open');
+    await page.close();
+  });
+
   const corpus = corpusFiles('claude-code');
   if (corpus.length === 0) t.comment('no corpus beside the checkout: corpus pages not opened');
   t.test('corpus: every page opens with one turn per Common message', async (t) => {
