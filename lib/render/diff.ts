@@ -4,7 +4,7 @@ import { createTwoFilesPatch } from 'diff';
 import type { ToolUseBlock } from '../common.js';
 
 /** Past this many changed lines the diff library stops searching and the change is shown whole (all old lines out, all new in). */
-const MAX_EDIT_LENGTH = 4000;
+const MAX_EDIT_LENGTH = 1000;
 
 /** A unified diff of one text becoming another, headed by the file's name. */
 export function unifiedDiff(file: string, before: string, after: string): string {
