@@ -5,9 +5,9 @@
 import type { Block, CommonSession, ImageBlock, ToolResultBlock, ToolUseBlock } from '../common.js';
 import { CSP, SCRIPT, STYLE } from './assets.js';
 import { escapeHtml as h, toolAnchor } from './escape.js';
-import type { Turn } from './pairing.js';
+import { answersOnly, type Turn } from './pairing.js';
 import { proseHtml } from './prose.js';
-import { formatCount, formatDuration, SessionTally, usageLine } from './tally.js';
+import { formatCount, SessionSequence, totals, usageLine } from './tally.js';
 import { callBody, callDigest, resultText } from './tools.js';
 
 /** Where the page goes: text pieces, written in order. */
@@ -20,8 +20,7 @@ const INLINE_IMAGES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/we
 
 /** Writes one page for a Common stream of one or more sessions. */
 export class HtmlPage {
-  private sessions = 0;
-  private open: { session: CommonSession; prefix: string; tally: SessionTally } | null = null;
+  private readonly sessions = new SessionSequence();
   private started = false;
 
   constructor(private readonly sink: PageSink) {}
@@ -30,9 +29,7 @@ export class HtmlPage {
   async session(s: CommonSession): Promise<void> {
     await this.endSession();
     if (!this.started) await this.begin(s);
-    const k = ++this.sessions;
-    const prefix = k === 1 ? '' : `s${k}-`;
-    this.open = { session: s, prefix, tally: new SessionTally() };
+    const { k, prefix } = this.sessions.begin(s);
     const sub = s.parent?.tool_use_id !== undefined;
     const cls = sub ? 'session subagent' : 'session';
     const parentAttr = sub ? ` data-parent="${h(toolAnchor(s.parent!.tool_use_id!))}"` : '';
@@ -56,16 +53,14 @@ export class HtmlPage {
 
   /** Write one turn. */
   async turn(t: Turn): Promise<void> {
-    if (!this.open) await this.session({ type: 'session', harness: 'unknown', id: '' });
-    const open = this.open!;
-    open.tally.add(t.message);
+    if (!this.sessions.open) await this.session({ type: 'session', harness: 'unknown', id: '' });
+    const id = this.sessions.count(t.n, t.message);
     const m = t.message;
-    const id = `${open.prefix}m${t.n}`;
-    const onlyResults = m.role === 'user' && m.content.length > 0 && m.content.every((b) => b.type === 'tool_result' && t.shownWithCall.has(b));
+    const onlyResults = answersOnly(t);
     const cls = onlyResults ? 'turn user results' : `turn ${m.role}`;
     const meta: string[] = [`<span class="who">${onlyResults ? 'tool results' : h(m.role)}</span>`];
     if (m.timestamp) meta.push(`<time>${h(m.timestamp)}</time>`);
-    if (m.role === 'assistant' && m.model && m.model !== open.session.model) meta.push(`<span>${h(m.model)}</span>`);
+    if (m.role === 'assistant' && m.model && m.model !== this.sessions.open!.session.model) meta.push(`<span>${h(m.model)}</span>`);
     if (m.role === 'assistant' && m.usage && typeof m.usage === 'object') meta.push(`<span class="tokens">${h(usageLine(m.usage))}</span>`);
     if (m.sidechain) meta.push('<span class="tag">sidechain</span>');
     meta.push(`<a class="anchor" href="#${id}">#${t.n}</a>`);
@@ -78,14 +73,10 @@ export class HtmlPage {
 
   /** Close the open session: its footer carries the figures known only now. */
   async endSession(): Promise<void> {
-    const open = this.open;
+    const open = this.sessions.close();
     if (!open) return;
-    this.open = null;
     const t = open.tally;
-    const ms = t.durationMs();
-    const duration = ms === undefined ? 'unknown' : formatDuration(ms);
-    const tk = t.tokens;
-    const tokens = `in ${formatCount(tk.input)} · out ${formatCount(tk.output)} · cache read ${formatCount(tk.cacheRead)} · cache write ${formatCount(tk.cacheCreation)}`;
+    const { duration, tokens } = totals(t);
     const span = t.first && t.last ? ` (${h(t.first)} – ${h(t.last)})` : '';
     await this.sink.write(
       `<footer>${formatCount(t.messages)} messages, ${formatCount(t.toolCalls)} tool calls · duration <span data-fact="duration">${h(duration)}</span>${span} · tokens <span data-fact="tokens">${h(tokens)}</span></footer></section>\n`,
@@ -96,7 +87,7 @@ export class HtmlPage {
   async end(): Promise<void> {
     await this.endSession();
     if (!this.started) await this.begin(null);
-    if (this.sessions === 0) await this.sink.write('<p class="note">The input held no session.</p>\n');
+    if (this.sessions.begun === 0) await this.sink.write('<p class="note">The input held no session.</p>\n');
     await this.sink.write(`</main>\n<script>${SCRIPT}</script>\n</body>\n</html>\n`);
   }
 

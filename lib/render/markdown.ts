@@ -6,22 +6,20 @@
 import type { Block, CommonSession, ToolResultBlock, ToolUseBlock } from '../common.js';
 import { escapeHtml, toolAnchor } from './escape.js';
 import { sessionTitle, type PageSink } from './html.js';
-import type { Turn } from './pairing.js';
-import { formatCount, formatDuration, SessionTally, usageLine } from './tally.js';
+import { answersOnly, type Turn } from './pairing.js';
+import { formatCount, SessionSequence, totals, usageLine } from './tally.js';
 import { callBody, callDigest, resultText } from './tools.js';
 
 /** Writes Markdown for a Common stream of one or more sessions. */
 export class MarkdownDoc {
-  private sessions = 0;
-  private open: { session: CommonSession; prefix: string; tally: SessionTally } | null = null;
+  private readonly sessions = new SessionSequence();
 
   constructor(private readonly sink: PageSink) {}
 
   /** Open a session. */
   async session(s: CommonSession): Promise<void> {
     await this.endSession();
-    const k = ++this.sessions;
-    this.open = { session: s, prefix: k === 1 ? '' : `s${k}-`, tally: new SessionTally() };
+    const { k } = this.sessions.begin(s);
     const sub = s.parent?.tool_use_id !== undefined;
     let md = `${k === 1 ? '' : '\n---\n\n'}# ${sub ? 'Subagent: ' : ''}${mdInline(sessionTitle(s))}\n\n`;
     const facts: [string, string][] = [];
@@ -37,12 +35,10 @@ export class MarkdownDoc {
 
   /** Write one turn. */
   async turn(t: Turn): Promise<void> {
-    if (!this.open) await this.session({ type: 'session', harness: 'unknown', id: '' });
-    const open = this.open!;
-    open.tally.add(t.message);
+    if (!this.sessions.open) await this.session({ type: 'session', harness: 'unknown', id: '' });
+    const id = this.sessions.count(t.n, t.message);
     const m = t.message;
-    const id = `${open.prefix}m${t.n}`;
-    const onlyResults = m.role === 'user' && m.content.length > 0 && m.content.every((b) => b.type === 'tool_result' && t.shownWithCall.has(b));
+    const onlyResults = answersOnly(t);
     const who = onlyResults ? 'Tool results' : m.role === 'user' ? 'User' : 'Assistant';
     const meta: string[] = [];
     if (m.timestamp) meta.push(m.timestamp);
@@ -57,21 +53,16 @@ export class MarkdownDoc {
 
   /** Close the open session with its totals. */
   async endSession(): Promise<void> {
-    const open = this.open;
+    const open = this.sessions.close();
     if (!open) return;
-    this.open = null;
-    const t = open.tally;
-    const ms = t.durationMs();
-    const tk = t.tokens;
-    await this.sink.write(
-      `---\n\n*${formatCount(t.messages)} messages, ${formatCount(t.toolCalls)} tool calls · duration ${ms === undefined ? 'unknown' : formatDuration(ms)} · tokens in ${formatCount(tk.input)}, out ${formatCount(tk.output)}, cache read ${formatCount(tk.cacheRead)}, cache write ${formatCount(tk.cacheCreation)}*\n`,
-    );
+    const { duration, tokens } = totals(open.tally);
+    await this.sink.write(`---\n\n*${formatCount(open.tally.messages)} messages, ${formatCount(open.tally.toolCalls)} tool calls · duration ${duration} · tokens ${tokens}*\n`);
   }
 
   /** Finish the document. */
   async end(): Promise<void> {
     await this.endSession();
-    if (this.sessions === 0) await this.sink.write('*The input held no session.*\n');
+    if (this.sessions.begun === 0) await this.sink.write('*The input held no session.*\n');
   }
 
   private block(b: Block, t: Turn): string {

@@ -66,3 +66,9 @@ export class TurnPairer {
     return message.content.some((b) => b.type === 'tool_result' && this.pending.has(b.tool_use_id));
   }
 }
+
+/** True for a user message that only answers calls, each answer shown with its call. */
+export function answersOnly(t: Turn): boolean {
+  const m = t.message;
+  return m.role === 'user' && m.content.length > 0 && m.content.every((b) => b.type === 'tool_result' && t.shownWithCall.has(b));
+}

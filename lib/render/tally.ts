@@ -1,6 +1,6 @@
 // What a session's header says that is only known at its end: when it ended, and
 // how many tokens it used. Counted as turns pass, so nothing is kept but sums.
-import type { CommonMessage, Usage } from '../common.js';
+import type { CommonMessage, CommonSession, Usage } from '../common.js';
 
 /** Token sums of a session, by the API's usage fields. */
 export interface TokenSums {
@@ -72,4 +72,56 @@ export function usageLine(u: Usage): string {
   if (n.cacheRead > 0) parts.push(`cache read ${formatCount(n.cacheRead)}`);
   if (n.cacheCreation > 0) parts.push(`cache write ${formatCount(n.cacheCreation)}`);
   return parts.join(' · ');
+}
+
+/** A session's totals as the page and the Markdown say them. */
+export function totals(t: SessionTally): { duration: string; tokens: string } {
+  const ms = t.durationMs();
+  const tk = t.tokens;
+  return {
+    duration: ms === undefined ? 'unknown' : formatDuration(ms),
+    tokens: `in ${formatCount(tk.input)} · out ${formatCount(tk.output)} · cache read ${formatCount(tk.cacheRead)} · cache write ${formatCount(tk.cacheCreation)}`,
+  };
+}
+
+/** The session a document is writing: its line, its anchors' prefix, its running totals. */
+export interface OpenSession {
+  session: CommonSession;
+  /** 1-based position of the session in the document. */
+  k: number;
+  /** What its anchors start with: nothing for the first session, `s2-` for the second. */
+  prefix: string;
+  tally: SessionTally;
+}
+
+/** The sessions of one document, one open at a time. */
+export class SessionSequence {
+  private sessions = 0;
+  open: OpenSession | null = null;
+
+  /** Open the next session. */
+  begin(session: CommonSession): OpenSession {
+    const k = ++this.sessions;
+    this.open = { session, k, prefix: k === 1 ? '' : `s${k}-`, tally: new SessionTally() };
+    return this.open;
+  }
+
+  /** Close the open session, returning it (null when none was open). */
+  close(): OpenSession | null {
+    const open = this.open;
+    this.open = null;
+    return open;
+  }
+
+  /** Count a turn into the open session; its anchor id (`m12`, `s2-m12`). */
+  count(n: number, message: CommonMessage): string {
+    const open = this.open!;
+    open.tally.add(message);
+    return `${open.prefix}m${n}`;
+  }
+
+  /** How many sessions were begun. */
+  get begun(): number {
+    return this.sessions;
+  }
 }
