@@ -31,7 +31,7 @@ dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;overflow-wrap:anywhere}
 .turn{position:relative;background:var(--card);border:1px solid var(--line);border-radius:10px;padding:.75rem 1rem;margin:.75rem 0;box-shadow:var(--shadow)}
 .turn.user{background:var(--user-bg);border-left:4px solid var(--user)}
 .turn.assistant{border-left:4px solid var(--asst)}
-.turn.results{display:flex;flex-wrap:wrap;gap:0 .75rem;align-items:baseline;background:transparent;box-shadow:none;border:none;border-left:4px solid var(--line);padding:.1rem 1rem;margin:.35rem 0;color:var(--muted);font-size:.8rem}
+.turn.results{border-radius:0;display:flex;flex-wrap:wrap;gap:0 .75rem;align-items:baseline;background:transparent;box-shadow:none;border:none;border-left:4px solid var(--line);padding:.1rem 1rem;margin:.35rem 0;color:var(--muted);font-size:.8rem}
 .turn.results>.meta{display:contents}.turn.results p.note{margin:0;font-size:.8rem;order:1}.turn.results a.anchor{order:2}
 .turn>.meta{display:flex;flex-wrap:wrap;gap:.25rem .75rem;align-items:baseline;font-size:.8rem;color:var(--muted);margin-bottom:.25rem}
 .turn>.meta .who{font-weight:600;color:var(--fg);text-transform:capitalize}
@@ -81,6 +81,12 @@ d.querySelectorAll('section.session').forEach(function(s){
     var dst=s.querySelector(':scope>header [data-fact="'+src.getAttribute('data-fact')+'"]');
     if(dst)dst.textContent=src.textContent;
   });
+});
+d.querySelectorAll('[data-untitled]').forEach(function(h,i){
+  var p=h.closest('section').querySelector('.turn.user .prose');if(!p)return;
+  var t=p.textContent.replace(/\\s+/g,' ').trim();if(t.length>90)t=t.slice(0,89)+'\u2026';if(!t)return;
+  h.textContent=t;
+  if(i===0){d.title=t;var n=d.querySelector('.bar .name');if(n)n.textContent=t;}
 });
 d.querySelectorAll('section.subagent[data-parent]').forEach(function(s){
   var call=d.getElementById(s.getAttribute('data-parent'));

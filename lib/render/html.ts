@@ -21,6 +21,8 @@ const INLINE_IMAGES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/we
 /** Writes one page for a Common stream of one or more sessions. */
 export class HtmlPage {
   private readonly sessions = new SessionSequence();
+  /** The day of the last time shown, so a turn shows its date only when the day changes. */
+  private day = '';
   private started = false;
 
   constructor(private readonly sink: PageSink) {}
@@ -40,6 +42,7 @@ export class HtmlPage {
       const p = s.parent!;
       facts.push(['subagent', [p.agent_type, p.description].filter(Boolean).join(' — ') || (p.agent_id ?? '')]);
     }
+    if (s.id && !sub) facts.push(['session', s.id]);
     if (s.cwd) facts.push(['cwd', s.cwd]);
     if (s.git_branch) facts.push(['branch', s.git_branch]);
     if (s.model) facts.push(['model', s.model]);
@@ -48,7 +51,9 @@ export class HtmlPage {
     let dl = facts.map(([k, v]) => `<dt>${h(k)}</dt><dd>${h(v)}</dd>`).join('');
     dl += `<dt>duration</dt><dd data-fact="duration">see the end</dd><dt>tokens</dt><dd data-fact="tokens">see the end</dd>`;
     if (sub) dl += `<dt>dispatched by</dt><dd><a href="#${h(toolAnchor(s.parent!.tool_use_id!))}">the ${h(s.parent!.agent_type ?? 'Agent')} call</a></dd>`;
-    await this.sink.write(`<section class="${cls}" id="${h(prefix || 's1-')}session"${parentAttr}><header><${heading}>${h(title)}</${heading}><dl class="facts">${dl}</dl></header>\n`);
+    this.day = '';
+    const untitled = !s.title && !sub ? ' data-untitled' : '';
+    await this.sink.write(`<section class="${cls}" id="${h(prefix || 's1-')}session"${parentAttr}><header><${heading}${untitled}>${h(title)}</${heading}><dl class="facts">${dl}</dl></header>\n`);
   }
 
   /** Write one turn. */
@@ -59,7 +64,7 @@ export class HtmlPage {
     const onlyResults = answersOnly(t);
     const cls = onlyResults ? 'turn user results' : `turn ${m.role}`;
     const meta: string[] = [`<span class="who">${onlyResults ? 'tool results' : h(m.role)}</span>`];
-    if (m.timestamp) meta.push(`<time>${h(m.timestamp)}</time>`);
+    if (m.timestamp) meta.push(`<time datetime="${h(m.timestamp)}" title="${h(m.timestamp)}">${h(this.clock(m.timestamp))}</time>`);
     if (m.role === 'assistant' && m.model && m.model !== this.sessions.open!.session.model) meta.push(`<span>${h(m.model)}</span>`);
     if (m.role === 'assistant' && m.usage && typeof m.usage === 'object') meta.push(`<span class="tokens">${h(usageLine(m.usage))}</span>`);
     if (m.sidechain) meta.push('<span class="tag">sidechain</span>');
@@ -89,6 +94,15 @@ export class HtmlPage {
     if (!this.started) await this.begin(null);
     if (this.sessions.begun === 0) await this.sink.write('<p class="note">The input held no session.</p>\n');
     await this.sink.write(`</main>\n<script>${SCRIPT}</script>\n</body>\n</html>\n`);
+  }
+
+  /** A message's time as the turn shows it: `20:04:25`, with the date when the day changed (UTC). */
+  private clock(timestamp: string): string {
+    const m = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)/.exec(timestamp);
+    if (!m) return timestamp;
+    const sameDay = m[1] === this.day;
+    this.day = m[1];
+    return sameDay ? m[2] : `${m[1]} ${m[2]}`;
   }
 
   private async begin(first: CommonSession | null): Promise<void> {

@@ -24,6 +24,7 @@ export class MarkdownDoc {
     let md = `${k === 1 ? '' : '\n---\n\n'}# ${sub ? 'Subagent: ' : ''}${mdInline(sessionTitle(s))}\n\n`;
     const facts: [string, string][] = [];
     if (sub) facts.push(['dispatched by', `[the ${mdInline(s.parent!.agent_type ?? 'Agent')} call](#${toolAnchor(s.parent!.tool_use_id!)})`]);
+    if (s.id && !sub) facts.push(['session', code(s.id)]);
     if (s.cwd) facts.push(['cwd', code(s.cwd)]);
     if (s.git_branch) facts.push(['branch', code(s.git_branch)]);
     if (s.model) facts.push(['model', code(s.model)]);

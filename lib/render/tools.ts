@@ -34,6 +34,8 @@ export function callDigest(call: ToolUseBlock): string {
     if (typeof value === 'string' && value !== '') return firstLine(value);
     if (Array.isArray(value) && value.every((x) => typeof x === 'string')) return firstLine(value.join(' '));
   }
+  // A list (TodoWrite's todos, a batch of questions): its name and length.
+  for (const [key, value] of Object.entries(call.input ?? {})) if (Array.isArray(value)) return `${value.length} ${key}`;
   return '';
 }
 
