@@ -5,6 +5,7 @@
 //
 //   npm run bench:render
 //   node bench/render.mjs --mb 200 --runs 1 --no-open
+//   node bench/render.mjs --open-only           open the page made by an earlier run
 //
 // The corpus generator lives beside the repository (../shared/bench/gen-corpus.mjs) or
 // is named with --gen. Corpora and pages are kept in bench/out/.
@@ -16,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import minimist from 'minimist';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const args = minimist(process.argv.slice(2), { boolean: ['open'], default: { mb: 200, runs: 1, open: true, gen: join(root, '..', 'shared', 'bench', 'gen-corpus.mjs') } });
+const args = minimist(process.argv.slice(2), { boolean: ['open', 'open-only'], default: { mb: 200, runs: 1, open: true, gen: join(root, '..', 'shared', 'bench', 'gen-corpus.mjs') } });
 const out = join(root, 'bench', 'out');
 mkdirSync(out, { recursive: true });
 if (!existsSync(args.gen)) {
@@ -79,15 +80,20 @@ async function open(page) {
     const tab = await context.newPage();
     const start = Date.now();
     await tab.goto('file://' + page, { timeout: 0, waitUntil: 'load' });
-    const turns = await tab.locator('.turn').count();
-    const count = await tab.locator('#count').innerText();
-    console.log(`chromium opened ${page.replace(root + '/', '')} in ${((Date.now() - start) / 1000).toFixed(1)} s: ${turns} turns, the bar says "${count}"`);
+    const loaded = (Date.now() - start) / 1000;
+    // textContent, not innerText: no layout of the whole page is forced.
+    const turns = await tab.evaluate(() => document.querySelectorAll('.turn').length);
+    const count = await tab.evaluate(() => document.getElementById('count').textContent);
+    console.log(`chromium loaded ${page.replace(root + '/', '')} in ${loaded.toFixed(1)} s: ${turns} turns, the bar says "${count}"`);
   } finally {
     await context.close();
     rmSync(profile, { recursive: true, force: true });
   }
 }
 
-bench(Math.round(args.mb / 4));
-const page = bench(args.mb);
-if (args.open) await open(page);
+if (args['open-only']) await open(join(out, `c${args.mb}.html`));
+else {
+  bench(Math.round(args.mb / 4));
+  const page = bench(args.mb);
+  if (args.open) await open(page);
+}

@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { corpusFiles, repo, runBin } from '../helpers.js';
+import { repo, runBin } from '../helpers.js';
 import { recordedSessionFiles } from '../harness/index.js';
 import { browserMissing, launchChromium } from './browser.js';
 
@@ -74,7 +74,7 @@ if (missing) {
       await page.fill('#q', 'zz-no-turn-holds-this-zz');
       await page.waitForFunction(() => document.querySelectorAll('.turn:not(.hidden)').length === 0);
       t.equal(await page.locator('.turn:not(.hidden)').count(), 0, 'a term no turn holds hides every turn');
-      const needle = (await page.locator('.turn.assistant').last().innerText()).split(/\s+/).find((w) => w.length > 5) ?? 'assistant';
+      const needle = ((await page.locator('.turn .prose').last().textContent()) ?? '').split(/\s+/).find((w) => w.length > 5) ?? 'assistant';
       await page.fill('#q', needle);
       await page.waitForFunction(() => document.querySelectorAll('.turn:not(.hidden)').length > 0);
       const shown = await page.locator('.turn:not(.hidden)').count();
@@ -146,22 +146,5 @@ if (missing) {
     await page.screenshot({ path: path.join(SHOTS, 'readme.png'), fullPage: true, clip: { x: 0, y: 0, width: 900, height: 1500 } });
     t.equal(await page.locator('details.tool[open]').count(), 2, 'two calls open');
     await page.close();
-  });
-
-  const corpus = corpusFiles('claude-code');
-  if (corpus.length === 0) t.comment('no corpus beside the checkout: corpus pages not opened');
-  t.test('corpus: every page opens with one turn per Common message', async (t) => {
-    for (const file of corpus) {
-      const common = (await runBin('tx-common', [], (await runBin('tx-parse', [file])).stdout)).stdout;
-      const expected = common.toString('utf8').split('\n').filter((l) => l.startsWith('{"type":"message"')).length;
-      const name = 'corpus-' + path.basename(file, '.jsonl').slice(0, 60);
-      const input = path.join(SHOTS, `${name}.common.jsonl`);
-      writeFileSync(input, common);
-      const { page, r, errors } = await open(name, [input]);
-      t.equal(r.status, 0, `${path.basename(file)}: exit 0`);
-      t.equal(await page.locator('.turn').count(), expected, `${path.basename(file)}: ${expected} turns`);
-      t.same(errors, [], `${path.basename(file)}: no page errors`);
-      await page.close();
-    }
   });
 }

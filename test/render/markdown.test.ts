@@ -4,7 +4,11 @@
 import path from 'node:path';
 import { marked, type Token, type Tokens } from 'marked';
 import t, { type Test } from 'tap';
-import { corpusFiles, repo, runBin } from '../helpers.js';
+import { readFileSync } from 'node:fs';
+import { commonTool } from '../../lib/commands/common.js';
+import { parseTool } from '../../lib/commands/parse.js';
+import { renderTool } from '../../lib/commands/render.js';
+import { corpusFiles, repo, runBin, runTool } from '../helpers.js';
 import { recordedSessionFiles } from '../harness/index.js';
 
 /** Every token of a Markdown document, nested ones included (walked with a stack, not recursion). */
@@ -97,8 +101,9 @@ const corpus = corpusFiles('claude-code');
 if (corpus.length === 0) t.comment('no corpus beside the checkout: corpus sweep skipped');
 t.test('corpus: Markdown of every file parses back to one turn per message, with no stray HTML', async (t) => {
   for (const file of corpus) {
-    const common = (await runBin('tx-common', [], (await runBin('tx-parse', [file])).stdout)).stdout;
-    const r = await runBin('tx-render', ['--format', 'md'], common);
+    const records = (await runTool(parseTool, [], [readFileSync(file)])).stdout;
+    const common = (await runTool(commonTool, [], [records])).stdout;
+    const r = await runTool(renderTool, ['--format', 'md'], [common]);
     t.equal(r.status, 0, `${path.basename(file)}: exit 0`);
     t.notMatch(r.stderr, /internal error/, `${path.basename(file)}: no internal error`);
     checkStructure(t, r.stdout.toString('utf8'), messages(common), path.basename(file));
