@@ -141,9 +141,10 @@ if (missing) {
     const file = recordedSessionFiles().find((f) => f.includes('/tools/'));
     if (!file) return void t.pass('skipped: no recorded tools fixture');
     const { page } = await open('readme', [file]);
-    await page.setViewportSize({ width: 900, height: 1200 });
+    await page.setViewportSize({ width: 900, height: 1500 });
     for (const id of ['#t-toolu_01BashOk000000000000001', '#t-toolu_01Edit0000000000000000001']) await page.locator(`${id} > summary`).click();
-    await page.screenshot({ path: path.join(SHOTS, 'readme.png'), fullPage: true, clip: { x: 0, y: 0, width: 900, height: 1500 } });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(SHOTS, 'readme.png') });
     t.equal(await page.locator('details.tool[open]').count(), 2, 'two calls open');
     await page.close();
   });
