@@ -100,6 +100,18 @@ if (missing) {
     await page.close();
   });
 
+  t.test('image: the PNG a Read returned is shown inline, decoded under the CSP', async (t) => {
+    const file = recordedSessionFiles().find((f) => f.includes('/image/'));
+    if (!file) return void t.pass('skipped: no recorded image fixture');
+    const { page } = await open('image-inline', [file]);
+    const img = page.locator('img.inline');
+    t.equal(await img.count(), 1, 'one inline image');
+    t.equal(await img.getAttribute('src').then((s) => s?.startsWith('data:image/png;base64,')), true, 'as a data: URL');
+    await img.evaluate((i) => (i as HTMLImageElement).decode());
+    t.ok((await img.evaluate((i) => (i as HTMLImageElement).naturalWidth)) > 0, 'and the browser decoded it');
+    await page.close();
+  });
+
   t.test('hostile transcript: markup stays text and nothing from it runs', async (t) => {
     const { page, console, errors, r } = await open('hostile', [repo('fixtures', 'render', 'hostile.common.jsonl')]);
     t.equal(r.status, 0);
