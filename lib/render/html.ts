@@ -2,7 +2,7 @@
 // head goes out first, each turn as soon as its tool results are in, and the figures
 // only known at a session's end (duration, tokens) in its footer, which the page's
 // script copies up into the header.
-import type { Block, CommonSession, ImageBlock, ToolResultBlock, ToolUseBlock } from '../common.js';
+import { isModeled, type Block, type CommonSession, type ImageBlock, type NativeBlock, type ToolResultBlock, type ToolUseBlock } from '../common.js';
 import { CSP, SCRIPT, STYLE } from './assets.js';
 import { escapeHtml as h, toolAnchor } from './escape.js';
 import { answersOnly, type Turn } from './pairing.js';
@@ -116,6 +116,7 @@ export class HtmlPage {
   }
 
   private block(b: Block, t: Turn): string {
+    if (!isModeled(b)) return this.nativeBlock(b);
     switch (b.type) {
       case 'text':
         return proseHtml(b.text);
@@ -138,6 +139,11 @@ export class HtmlPage {
       default:
         return `<pre>${h(JSON.stringify(b, null, 2) ?? '')}</pre>`;
     }
+  }
+
+  /** A block Common carries without modelling it (a tool_reference, a document): its type, and its JSON when opened. */
+  private nativeBlock(b: NativeBlock): string {
+    return `<details class="tool"><summary><span class="tool-name">${h(String(b.type))}</span><span class="digest">block</span></summary><div class="body"><pre>${h(JSON.stringify(b, null, 2) ?? '')}</pre></div></details>`;
   }
 
   private call(call: ToolUseBlock, result: ToolResultBlock | undefined): string {

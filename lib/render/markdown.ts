@@ -3,7 +3,7 @@
 // fences, file changes as unified diffs. Transcript text never becomes HTML: outside
 // code it has its tag openers escaped, and code fences are longer than any backtick
 // run inside them.
-import type { Block, CommonSession, ToolResultBlock, ToolUseBlock } from '../common.js';
+import { isModeled, type Block, type CommonSession, type NativeBlock, type ToolResultBlock, type ToolUseBlock } from '../common.js';
 import { escapeHtml, toolAnchor } from './escape.js';
 import { sessionTitle, type PageSink } from './html.js';
 import { answersOnly, type Turn } from './pairing.js';
@@ -67,6 +67,7 @@ export class MarkdownDoc {
   }
 
   private block(b: Block, t: Turn): string {
+    if (!isModeled(b)) return this.nativeBlock(b);
     switch (b.type) {
       case 'text':
         return proseMd(b.text) + '\n\n';
@@ -86,6 +87,11 @@ export class MarkdownDoc {
       default:
         return fence(JSON.stringify(b, null, 2) ?? '', 'json');
     }
+  }
+
+  /** A block Common carries without modelling it: its type, and its JSON folded. */
+  private nativeBlock(b: NativeBlock): string {
+    return folded(`<code>${escapeHtml(String(b.type))}</code> block`, fence(JSON.stringify(b, null, 2) ?? '', 'json'));
   }
 
   private call(call: ToolUseBlock, r: ToolResultBlock | undefined): string {

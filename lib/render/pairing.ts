@@ -2,7 +2,7 @@
 // each result inside its call while writing as messages arrive, an assistant message
 // with calls is held back until the messages answering them have come (at most a
 // few messages: memory stays the size of one exchange, not of the session).
-import type { CommonMessage, ToolResultBlock } from '../common.js';
+import { isModeled, type Block, type CommonMessage, type ToolResultBlock, type ToolUseBlock } from '../common.js';
 
 /** One message as the page shows it. */
 export interface Turn {
@@ -14,6 +14,12 @@ export interface Turn {
   /** For a user message: its tool_result blocks already shown inside their calls. */
   shownWithCall: Set<ToolResultBlock>;
 }
+
+/** A tool_result block (a native block of that type name cannot be one: Common models it). */
+export const isResult = (b: Block): b is ToolResultBlock => isModeled(b) && b.type === 'tool_result';
+
+/** A tool_use block. */
+export const isCall = (b: Block): b is ToolUseBlock => isModeled(b) && b.type === 'tool_use';
 
 /** How many messages may wait behind a call before the call is written without its results. */
 const MAX_HELD = 32;
@@ -32,7 +38,7 @@ export class TurnPairer {
     if (this.held.length > 0 && message.role === 'user' && this.answers(message)) {
       const call = this.held[0];
       for (const block of message.content) {
-        if (block.type === 'tool_result' && this.pending.delete(block.tool_use_id)) {
+        if (isResult(block) && this.pending.delete(block.tool_use_id)) {
           call.results.set(block.tool_use_id, block);
           turn.shownWithCall.add(block);
         }
@@ -42,7 +48,7 @@ export class TurnPairer {
       return;
     }
     await this.flush();
-    const calls = message.role === 'assistant' ? message.content.filter((b) => b.type === 'tool_use') : [];
+    const calls = message.role === 'assistant' ? message.content.filter(isCall) : [];
     if (calls.length === 0) return this.emit(turn);
     this.held.push(turn);
     for (const call of calls) this.pending.add(call.id);
@@ -63,12 +69,12 @@ export class TurnPairer {
   }
 
   private answers(message: CommonMessage): boolean {
-    return message.content.some((b) => b.type === 'tool_result' && this.pending.has(b.tool_use_id));
+    return message.content.some((b) => isResult(b) && this.pending.has(b.tool_use_id));
   }
 }
 
 /** True for a user message that only answers calls, each answer shown with its call. */
 export function answersOnly(t: Turn): boolean {
   const m = t.message;
-  return m.role === 'user' && m.content.length > 0 && m.content.every((b) => b.type === 'tool_result' && t.shownWithCall.has(b));
+  return m.role === 'user' && m.content.length > 0 && m.content.every((b) => isResult(b) && t.shownWithCall.has(b));
 }

@@ -1,6 +1,7 @@
 // What a session's header says that is only known at its end: when it ended, and
 // how many tokens it used. Counted as turns pass, so nothing is kept but sums.
 import type { CommonMessage, CommonSession, Usage } from '../common.js';
+import { isCall } from './pairing.js';
 
 /** Token sums of a session, by the API's usage fields. */
 export interface TokenSums {
@@ -25,7 +26,7 @@ export class SessionTally {
       if (this.first === undefined || m.timestamp < this.first) this.first = m.timestamp;
       if (this.last === undefined || m.timestamp > this.last) this.last = m.timestamp;
     }
-    for (const b of m.content) if (b.type === 'tool_use') this.toolCalls++;
+    for (const b of m.content) if (isCall(b)) this.toolCalls++;
     if (m.role === 'assistant' && m.usage && typeof m.usage === 'object') {
       const u = usageNumbers(m.usage);
       this.tokens.input += u.input;
