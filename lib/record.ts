@@ -104,6 +104,75 @@ function lazyView(header: RecordHeader, lineBytes: Buffer | null, parsed?: unkno
   };
 }
 
+/**
+ * A record cut from its bytes on the assumption that `line` is its last key, as
+ * tx-parse writes it. The assumption is checked only when it matters: parsing the
+ * cut bytes succeeds exactly when they are one whole JSON value (a key after `line`
+ * would leave `,"key":…` behind, which JSON.parse refuses), and `lineBytes` scans
+ * for the value's end once. When it fails, the whole record is parsed instead.
+ */
+class CutRecord implements RecordView {
+  private parsed: unknown;
+  private state: 'unread' | 'cut' | 'whole' = 'unread';
+  private verified: Buffer | null | undefined;
+
+  constructor(
+    readonly header: RecordHeader,
+    private readonly record: Buffer,
+    private readonly start: number,
+    private readonly close: number,
+    verified: boolean,
+  ) {
+    if (verified) this.verified = record.subarray(start, close);
+  }
+
+  get lineBytes(): Buffer | null {
+    if (this.verified === undefined) {
+      if (this.state === 'cut' || (this.state === 'unread' && lastValue(this.record, this.start, this.close))) {
+        this.verified = this.record.subarray(this.start, this.close);
+      } else {
+        const line = this.whole();
+        this.verified = line === undefined ? null : Buffer.from(JSON.stringify(line));
+      }
+    }
+    return this.verified;
+  }
+
+  value(): any {
+    if (this.state === 'unread') {
+      try {
+        this.parsed = JSON.parse(this.record.toString('utf8', this.start, this.close));
+        this.state = 'cut';
+      } catch (err) {
+        this.parsed = this.whole(err as Error);
+      }
+    }
+    return this.parsed;
+  }
+
+  /** The record parsed whole: `line` was not the last key, or is not JSON. */
+  private whole(cutError?: Error): unknown {
+    if (this.state === 'whole') return this.parsed;
+    let value: any;
+    try {
+      value = JSON.parse(this.record.toString('utf8'));
+    } catch {
+      throw cutError ?? new Error("the record's line is not JSON");
+    }
+    this.state = 'whole';
+    this.parsed = value && typeof value === 'object' ? value.line : undefined;
+    return this.parsed;
+  }
+}
+
+/** The value at `start` ends exactly at `close` (only whitespace between). */
+function lastValue(buf: Buffer, start: number, close: number): boolean {
+  let tail = valueEnd(buf, start, close);
+  if (tail < 0) return false;
+  while (tail < close && isJsonSpace(buf[tail])) tail++;
+  return tail === close;
+}
+
 /** Make a view of a record built in memory (the native value already parsed). */
 export function recordView(header: RecordHeader, lineBytes: Buffer | null, value?: unknown): RecordView {
   return lazyView(header, lineBytes, value);
@@ -112,9 +181,13 @@ export function recordView(header: RecordHeader, lineBytes: Buffer | null, value
 /** One input line read as a record if it is one, else as whatever JSON value it holds. */
 export type DecodedLine = { record: RecordView } | { record: null; value: unknown } | { record: null; error: string };
 
-/** Read a line that may be a record or another JSON line (a Common line), parsing it at most once. */
-export function decodeLine(buf: Buffer): DecodedLine {
-  const cut = cutRecord(buf);
+/**
+ * Read a line that may be a record or another JSON line (a Common line), parsing it at
+ * most once. With `verify`, a record's line is checked to be its last key now (a scan of
+ * its bytes); without, the check waits until the line is parsed or its bytes are asked for.
+ */
+export function decodeLine(buf: Buffer, verify = false): DecodedLine {
+  const cut = cutRecord(buf, verify);
   if (cut) return { record: cut };
   let value: unknown;
   try {
@@ -131,28 +204,30 @@ export function decodeLine(buf: Buffer): DecodedLine {
  * of the record's bytes when it is the last key, else re-serialised from a full parse.
  * Returns null when the bytes are not a record.
  */
-export function decodeRecord(buf: Buffer): RecordView | null {
-  const decoded = decodeLine(buf);
+export function decodeRecord(buf: Buffer, verify = false): RecordView | null {
+  const decoded = decodeLine(buf, verify);
   return decoded.record;
 }
 
 /** The record whose `line` is its last key, cut out of the bytes without parsing the line; else null. */
-function cutRecord(buf: Buffer): RecordView | null {
+function cutRecord(buf: Buffer, verify: boolean): RecordView | null {
+  // Records begin with their header; anything else is not worth a key scan.
+  let i = 0;
+  while (i < buf.length && isJsonSpace(buf[i])) i++;
+  if (buf[i] !== 0x7b) return null;
   const key = findTopLevelKey(buf, 'line');
   if (!key) return null;
   let close = buf.length - 1;
   while (close > 0 && isJsonSpace(buf[close])) close--;
-  const end = valueEnd(buf, key.value, close);
-  let tail = end;
-  while (tail >= 0 && tail < close && isJsonSpace(buf[tail])) tail++;
-  if (end < 0 || tail !== close || buf[close] !== 0x7d) return null;
+  if (buf[close] !== 0x7d || close <= key.value) return null;
+  if (verify && !lastValue(buf, key.value, close)) return null;
   let header: unknown;
   try {
     header = JSON.parse(key.before === 0 ? '{}' : buf.toString('utf8', 0, key.before) + '}');
   } catch {
     return null;
   }
-  return isHeader(header) ? lazyView(header, buf.subarray(key.value, close)) : null;
+  return isHeader(header) ? new CutRecord(header, buf, key.value, close, verify) : null;
 }
 
 /** A record from a parsed value (a record that was reformatted or reordered), or null. */
@@ -162,6 +237,11 @@ function recordOfValue(whole: any): RecordView | null {
   if (!isHeader(header)) return null;
   if (line === undefined) return lazyView(header, null);
   return lazyView(header, Buffer.from(JSON.stringify(line)), line);
+}
+
+/** A parsed JSON value that is a record (has a record's header fields). */
+export function isRecordValue(v: unknown): boolean {
+  return isHeader(v) && !Array.isArray(v);
 }
 
 function isHeader(h: any): h is RecordHeader {

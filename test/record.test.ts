@@ -15,9 +15,14 @@ t.test('an encoded record decodes to the same header and the very same line byte
 
 t.test('a record whose line is no longer the last key falls back to re-serialising it', async (t) => {
   const rec = Buffer.from('{"harness":"claude-code","n":1,"kind":"other","line":{"a":{}},"added":{}}');
-  const view = decodeRecord(rec)!;
+  const view = decodeRecord(rec, true)!;
   t.same(view.lineBytes?.toString(), '{"a":{}}');
-  t.same((view.header as any).added, {});
+  t.same((view.header as any).added, {}, 'verified at once, the header has every key');
+  const lazy = decodeRecord(rec)!;
+  t.same(lazy.value(), { a: {} }, 'checked when parsed: the line, not the bytes after it');
+  t.same(lazy.lineBytes?.toString(), '{"a":{}}', 'checked when its bytes are asked for');
+  const lazyBytes = decodeRecord(rec)!;
+  t.same(lazyBytes.lineBytes?.toString(), '{"a":{}}', 'bytes asked for before any parse');
 });
 
 t.test('a pretty-printed record still decodes', async (t) => {

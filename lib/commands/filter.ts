@@ -2,11 +2,11 @@
 // with --view one flat object per answer. Question flags are unioned; the generic
 // filters (--kind, --type, --session, --since, --until, --grep, --sidechain, --main)
 // narrow every question (AND). tx-filter(1) is the reference.
-import { readRecordStream } from '../core/records.js';
+import { readRecordStream, type LongAction } from '../core/records.js';
 import { UsageError, type Context, type Tool } from '../core/run.js';
 import { QUESTION_FLAGS, type Codec, type Question, type QuestionFlag, type QuestionOptions, type View } from '../codec.js';
 import { codecFor } from '../codecs.js';
-import { KINDS, type Harness, type Kind, type RecordView } from '../record.js';
+import { KINDS, type Harness, type Kind, type RecordHeader, type RecordView } from '../record.js';
 
 const HELP = `usage: tx-filter [QUESTION...] [FILTER...] [--view] [FILE...]
 
@@ -191,7 +191,15 @@ async function main(ctx: Context): Promise<void> {
     for (const v of views) await ctx.out.writeJson(tag ? { question: q.name, ...v } : v);
   };
 
-  for await (const item of readRecordStream(ctx)) {
+  // A record too long to hold is invalid: it is copied through only when its kind alone selects it.
+  const long = (header: RecordHeader): LongAction => {
+    const want = wanted(header.harness);
+    let selected = (want === null || want.has(header.kind)) && !filters.needsLine && flags.length === 0;
+    if (args.invert) selected = !selected;
+    return selected && !args.view ? 'copy' : 'drop';
+  };
+  for await (const item of readRecordStream(ctx, { long })) {
+    if (item.long) continue;
     const rec = item.record;
     if (!rec) {
       ctx.warn(item, 'not a record, skipped');

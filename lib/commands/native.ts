@@ -8,11 +8,11 @@ import { codecFor } from '../codecs.js';
 import { commitFile, sessionExists, temporaryFor, UnsafePath, writeBeneath } from '../core/install-file.js';
 import { isUuid, TXCRIPT_NAMESPACE, uuidV5 } from '../core/uuid.js';
 import { cleanSession, type ArtifactBlock, type CommonMessage, type CommonSession } from '../common.js';
-import { splitLines } from '../core/lines.js';
+import { isLongPiece, lineBatches, LONG_LINE, type PhysicalLine } from '../core/lines.js';
 import { Output } from '../core/output.js';
-import { writeNative } from '../core/records.js';
+import { LongReader, pushNative, writeNative } from '../core/records.js';
 import { ToolError, UsageError, type Context, type Tool } from '../core/run.js';
-import { decodeLine } from '../record.js';
+import { decodeLine, recordView } from '../record.js';
 
 const HELP = `usage: tx-native [--strict] [FILE...]
        tx-native [--session-id UUID] [--install [--config-dir DIR] [--cwd DIR]] [FILE...]
@@ -149,10 +149,21 @@ async function main(ctx: Context): Promise<void> {
 
   try {
     for await (const input of ctx.inputs()) {
-      for await (const line of splitLines(input.stream)) {
+      let long: LongReader | null = null;
+      let noted = false;
+      for await (const batch of lineBatches(input.stream))
+      for (const line of batch) {
+        if (isLongPiece(line)) {
+          // Too long to hold: a record's raw_base64 is decoded as it streams by, a native line copied.
+          if (args.install) throw new ToolError(`${input.src ?? 'stdin'}:${line.n}: a line longer than ${LONG_LINE} bytes cannot be installed`);
+          if (line.first) long = new LongReader(ctx, input.src, line.n, { long: () => 'native' }, true, 'claude-code');
+          long!.piece(line);
+          await ctx.out.flushIfFull();
+          continue;
+        }
         if (line.bytes.length === 0) continue;
         const where = { src: input.src, n: line.n };
-        const decoded = decodeLine(line.bytes);
+        const decoded = decodeLine(line.bytes, true);
         if (decoded.record) {
           if (args.install) throw new UsageError('--install writes sessions from a Common stream (tx-common output); records are written back without it');
           if (open) await close();
@@ -160,7 +171,14 @@ async function main(ctx: Context): Promise<void> {
           continue;
         }
         if ('error' in decoded) {
-          ctx.warn(where, 'not JSON, skipped');
+          if (!noted) {
+            ctx.warn(where, 'not JSON, skipped');
+            continue;
+          }
+          // Among native lines it is kept, as tx-parse keeps it (an invalid record) and tx-native writes it back.
+          ctx.warn(where, 'not JSON, written back unchanged');
+          pushNative(ctx.out, nativeLineView(line));
+          await ctx.out.flushIfFull();
           continue;
         }
         const value = decoded.value as { type?: unknown } | null;
@@ -184,6 +202,13 @@ async function main(ctx: Context): Promise<void> {
           for (const w of current.writer.warnings.splice(0)) ctx.warn(where, w);
           for (const l of lines) await current.out.write(JSON.stringify(l) + '\n');
           current.lines += lines.length;
+        } else if (value && typeof value === 'object' && !Array.isArray(value) && !args.install) {
+          // A native session line: as a record of it would be written back, unchanged.
+          if (!noted) ctx.note(`${input.src ?? 'stdin'}: native session lines, not records: written back unchanged`);
+          noted = true;
+          if (open) await close();
+          pushNative(ctx.out, nativeLineView(line));
+          await ctx.out.flushIfFull();
         } else {
           ctx.warn(where, 'neither a record nor a Common line, skipped');
         }
@@ -197,6 +222,11 @@ async function main(ctx: Context): Promise<void> {
       rmSync(left.temporary, { force: true });
     }
   }
+}
+
+/** A native line as a record of it, to write it back with its own BOM and line end. */
+function nativeLineView(line: PhysicalLine) {
+  return recordView({ harness: 'claude-code', n: line.n, kind: 'other', ...(line.bom ? { bom: true } : {}), ...(line.crlf ? { crlf: true } : {}), ...(line.eol ? {} : { eol: false }) }, line.bytes);
 }
 
 /** The tx-native tool. */

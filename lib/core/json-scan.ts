@@ -78,7 +78,7 @@ export function findTopLevelKey(buf: Buffer, key: string): { before: number; val
   if (buf[i] !== OPEN_BRACE) return null;
   let before = i;
   i++;
-  const want = Buffer.from(JSON.stringify(key));
+  const want = keyBytes(key);
   for (;;) {
     while (i < buf.length && isJsonSpace(buf[i])) i++;
     if (buf[i] !== QUOTE) return null;
@@ -98,4 +98,13 @@ export function findTopLevelKey(buf: Buffer, key: string): { before: number; val
     before = i;
     i++;
   }
+}
+
+const keyCache = new Map<string, Buffer>();
+
+/** A key as the JSON string bytes it is written as, made once per key. */
+function keyBytes(key: string): Buffer {
+  let bytes = keyCache.get(key);
+  if (!bytes) keyCache.set(key, (bytes = Buffer.from(JSON.stringify(key))));
+  return bytes;
 }

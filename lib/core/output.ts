@@ -1,9 +1,12 @@
-// The writer every tool uses for stdout: batches small writes, cuts large ones into
-// pieces of at most 64 KB (bigger writes into a pipe keep the stages of a pipeline
-// from overlapping), waits for 'drain', and turns EPIPE into a quiet stop.
+// The writer every tool uses for stdout: gathers output into 64 KB pieces (bigger
+// writes into a pipe keep the stages of a pipeline from overlapping), waits for
+// 'drain', and turns EPIPE into a quiet stop. Hot loops append synchronously
+// (`push`, `pushText`) and await `flushIfFull()` once per batch of input lines, so a
+// record costs a copy, not a promise.
 import type { Writable } from 'node:stream';
 
-const PIECE = 64 * 1024;
+/** The largest piece handed to the stream in one write. */
+export const PIECE = 64 * 1024;
 
 /** Thrown by Output.write once the reader has gone away (EPIPE); run() ends quietly on it. */
 export class BrokenPipe extends Error {
@@ -14,8 +17,11 @@ export class BrokenPipe extends Error {
 
 /** A buffered, backpressure-respecting writer over a Writable. */
 export class Output {
-  private parts: Buffer[] = [];
-  private size = 0;
+  /** Full pieces waiting for the stream. */
+  private ready: Buffer[] = [];
+  /** The piece being filled, and how much of it is used. */
+  private slab: Buffer = Buffer.allocUnsafe(PIECE);
+  private used = 0;
   private closed = false;
   private failure: Error | null = null;
 
@@ -26,14 +32,46 @@ export class Output {
     });
   }
 
+  /** Bytes appended and not yet handed to the stream. */
+  get pending(): number {
+    return this.ready.length * PIECE + this.used;
+  }
+
+  /** Append bytes without writing; call flushIfFull() soon after. */
+  push(buf: Buffer): void {
+    let from = 0;
+    while (from < buf.length) {
+      const n = Math.min(buf.length - from, PIECE - this.used);
+      buf.copy(this.slab, this.used, from, from + n);
+      this.used += n;
+      from += n;
+      if (this.used === PIECE) this.seal();
+    }
+  }
+
+  /** Append text as UTF-8 without writing; call flushIfFull() soon after. */
+  pushText(text: string): void {
+    // Short text is encoded straight into the piece when it surely fits (3 bytes per UTF-16 unit at most).
+    if (text.length * 3 <= PIECE - this.used) {
+      this.used += this.slab.write(text, this.used);
+      if (this.used === PIECE) this.seal();
+      return;
+    }
+    this.push(Buffer.from(text));
+  }
+
+  /** Hand the full pieces to the stream when at least one is waiting. */
+  async flushIfFull(): Promise<void> {
+    if (this.failure) throw this.failure;
+    if (this.ready.length > 0) await this.writeReady();
+  }
+
   /** Queue bytes or text; flushes when 64 KB have gathered. */
   async write(data: Buffer | string): Promise<void> {
     if (this.failure) throw this.failure;
-    const buf = typeof data === 'string' ? Buffer.from(data) : data;
-    if (buf.length === 0) return;
-    this.parts.push(buf);
-    this.size += buf.length;
-    if (this.size >= PIECE) await this.flush();
+    if (typeof data === 'string') this.pushText(data);
+    else this.push(data);
+    if (this.ready.length > 0) await this.writeReady();
   }
 
   /** Write one NDJSON line: a JSON value followed by a newline. */
@@ -43,16 +81,8 @@ export class Output {
 
   /** Push everything queued to the stream, in pieces of at most 64 KB. */
   async flush(): Promise<void> {
-    if (this.size === 0) return;
-    const all = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts, this.size);
-    this.parts = [];
-    this.size = 0;
-    for (let i = 0; i < all.length; i += PIECE) {
-      if (this.failure) throw this.failure;
-      if (this.closed) throw new BrokenPipe();
-      const ok = this.stream.write(all.subarray(i, i + PIECE));
-      if (!ok) await this.drained();
-    }
+    if (this.used > 0) this.seal();
+    await this.writeReady();
   }
 
   /** Flush and wait until the stream has taken everything. */
@@ -60,6 +90,24 @@ export class Output {
     await this.flush();
     if (this.failure) throw this.failure;
     if (this.stream.writableNeedDrain) await this.drained();
+  }
+
+  private seal(): void {
+    this.ready.push(this.used === PIECE ? this.slab : this.slab.subarray(0, this.used));
+    // A new piece each time: the stream may still hold the last one.
+    this.slab = Buffer.allocUnsafe(PIECE);
+    this.used = 0;
+  }
+
+  private async writeReady(): Promise<void> {
+    while (this.ready.length > 0) {
+      if (this.failure) throw this.failure;
+      if (this.closed) throw new BrokenPipe();
+      const piece = this.ready.shift()!;
+      const ok = this.stream.write(piece);
+      if (!ok) await this.drained();
+    }
+    if (this.failure) throw this.failure;
   }
 
   private drained(): Promise<void> {

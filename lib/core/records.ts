@@ -1,25 +1,273 @@
-// Reading a stream of records (the output of tx-parse, possibly filtered).
-import { lineEnd, nativeBytes, decodeRecord, type RecordView } from '../record.js';
-import { splitLines } from './lines.js';
+// Reading and writing streams of records (the output of tx-parse, possibly filtered).
+// Records are cut from their bytes (the header parsed, the line left for later); an
+// input of native session lines is read as tx-parse would read it, after one note.
+// Lines longer than LONG_LINE are never held whole: see LongRecords.
+import { isUtf8 } from 'node:buffer';
+import { parsePhysicalLine } from '../parse-line.js';
+import { lineEnd, nativeBytes, decodeRecord, recordView, type Harness, type RecordHeader, type RecordView } from '../record.js';
+import { findTopLevelKey, isJsonSpace } from './json-scan.js';
+import { isLongPiece, lineBatches, LONG_LINE, type LongPiece, type PhysicalLine } from './lines.js';
+import type { Output } from './output.js';
 import type { Context } from './run.js';
 
 /** One line of a record stream: a record, or a line that is not one (with its bytes). */
-export type RecordStreamItem = { record: RecordView; bytes: Buffer; src?: string; n: number } | { record: null; bytes: Buffer; src?: string; n: number };
+export type RecordStreamItem =
+  | { record: RecordView; bytes: Buffer; src?: string; n: number; long?: undefined }
+  | { record: null; bytes: Buffer; src?: string; n: number; long?: undefined }
+  /** A record longer than LONG_LINE: its header only; its bytes went where `long` said. */
+  | { record: RecordView; bytes: null; src?: string; n: number; long: true };
+
+/** What to do with the bytes of a record too long to hold: copy it to stdout, write its native line, or drop it. */
+export type LongAction = 'copy' | 'native' | 'drop';
+
+/** How a tool reads a record stream. */
+export interface ReadOptions {
+  /** Decide, from its header, what becomes of a record longer than LONG_LINE (default: drop). */
+  long?: (header: RecordHeader) => LongAction;
+  /** Check each record's line is its last key as it is read (tools that write the line's bytes). */
+  verify?: boolean;
+}
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+const NEWLINE = Buffer.from('\n');
 
 /** Every line of every input, decoded as a record where it is one. */
-export async function* readRecordStream(ctx: Context): AsyncGenerator<RecordStreamItem> {
+export async function* readRecordStream(ctx: Context, options: ReadOptions = {}): AsyncGenerator<RecordStreamItem> {
   for await (const input of ctx.inputs()) {
-    for await (const line of splitLines(input.stream)) {
-      if (line.bytes.length === 0) continue;
-      yield { record: decodeRecord(line.bytes), bytes: line.bytes, src: input.src, n: line.n };
+    const src = input.src;
+    // Set once the input has shown a native session line: from then on it is read as tx-parse reads.
+    let native = false;
+    let previous: Harness = 'claude-code';
+    let long: LongReader | null = null;
+    for await (const batch of lineBatches(input.stream)) {
+      for (const item of batch) {
+        if (isLongPiece(item)) {
+          if (item.first) long = new LongReader(ctx, src, item.n, options, native, previous);
+          long!.piece(item);
+          // The piece may have been written out: keep memory flat however long the line.
+          await ctx.out.flushIfFull();
+          if (item.last) {
+            const header = long!.finish();
+            long = null;
+            if (header) yield { record: recordView(header, null), bytes: null, src, n: item.n, long: true };
+          }
+          continue;
+        }
+        if (item.bytes.length === 0) continue;
+        const record = decodeRecord(item.bytes, options.verify);
+        if (record) {
+          yield { record, bytes: item.bytes, src, n: item.n };
+          continue;
+        }
+        if (!native) {
+          if (!looksNative(item.bytes)) {
+            yield { record: null, bytes: item.bytes, src, n: item.n };
+            continue;
+          }
+          native = true;
+          ctx.note(`${src ?? 'stdin'}: native session lines, not records: read as tx-parse reads them`);
+        }
+        for (const parsed of parsePhysicalLine(item, src, previous)) {
+          if (parsed.problem) ctx.warn({ src, n: item.n }, parsed.problem);
+          if (parsed.header.kind !== 'invalid') previous = parsed.header.harness;
+          const view = recordView(parsed.header, parsed.lineBytes, parsed.value);
+          yield { record: view, bytes: recordBytes(parsed.header, parsed.lineBytes), src, n: item.n };
+        }
+      }
     }
   }
 }
 
+/** A line that parses as a JSON object (and, having reached here, is not a record). */
+function looksNative(bytes: Buffer): boolean {
+  let i = 0;
+  while (i < bytes.length && isJsonSpace(bytes[i])) i++;
+  if (bytes[i] !== 0x7b || !isUtf8(bytes)) return false;
+  try {
+    const v = JSON.parse(bytes.toString('utf8'));
+    return v !== null && typeof v === 'object' && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
+/** The JSON text of a record's header without its closing brace (fast for the common shape). */
+function headerText(h: RecordHeader): string {
+  const keys = Object.keys(h);
+  if (keys.length === 3 && h.src === undefined) return `{"harness":"${h.harness}","n":${h.n},"kind":"${h.kind}"`;
+  if (keys.length === 4 && keys[2] === 'src') return `{"harness":"${h.harness}","n":${h.n},"src":${JSON.stringify(h.src)},"kind":"${h.kind}"`;
+  return JSON.stringify(h).slice(0, -1);
+}
+
+/** Append one record to the output, synchronously: header, `"line":` and the native bytes. */
+export function pushRecord(out: Output, header: RecordHeader, lineBytes: Buffer | null): void {
+  if (lineBytes === null) {
+    out.pushText(JSON.stringify(header) + '\n');
+    return;
+  }
+  out.pushText(headerText(header) + ',"line":');
+  out.push(lineBytes);
+  out.pushText('}\n');
+}
+
+/** One record's bytes (without newline), as tx-parse writes it. */
+function recordBytes(header: RecordHeader, lineBytes: Buffer | null): Buffer {
+  if (lineBytes === null) return Buffer.from(JSON.stringify(header));
+  return Buffer.concat([Buffer.from(headerText(header) + ',"line":'), lineBytes, Buffer.from('}')]);
+}
+
+/** Append a record's native line with its own line end (and the BOM on the line that had one). */
+export function pushNative(out: Output, record: RecordView): void {
+  if (record.header.bom) out.push(BOM);
+  out.push(nativeBytes(record));
+  const end = lineEnd(record.header);
+  if (end) out.pushText(end);
+}
+
 /** Write a record's native line back with its own line end (and BOM on the line that had one). */
 export async function writeNative(ctx: Context, record: RecordView): Promise<void> {
-  if (record.header.bom) await ctx.out.write(Buffer.from([0xef, 0xbb, 0xbf]));
-  await ctx.out.write(nativeBytes(record));
-  const end = lineEnd(record.header);
-  if (end) await ctx.out.write(end);
+  pushNative(ctx.out, record);
+  await ctx.out.flushIfFull();
 }
+
+/**
+ * A line longer than LONG_LINE written as a record in pieces: an invalid record whose
+ * `raw_base64` holds every byte of the line (a BOM and a CR included), with `eol:false`
+ * after it when no newline ended the line. Nothing of it is parsed.
+ */
+export class LongLineRecord {
+  private carry: Buffer = Buffer.alloc(0);
+
+  constructor(
+    private readonly out: Output,
+    harness: Harness,
+    n: number,
+    src: string | undefined,
+  ) {
+    const header: RecordHeader = src === undefined ? { harness, n, kind: 'invalid' } : { harness, n, src, kind: 'invalid' };
+    header.error = `line longer than ${LONG_LINE} bytes, not parsed`;
+    out.pushText(JSON.stringify(header).slice(0, -1) + ',"raw_base64":"');
+  }
+
+  /** Append the next bytes of the line. */
+  piece(bytes: Buffer): void {
+    const all = this.carry.length > 0 ? Buffer.concat([this.carry, bytes]) : bytes;
+    const whole = all.length - (all.length % 3);
+    // Base64 of 3-byte groups concatenates into the base64 of the whole.
+    for (let i = 0; i < whole; i += 3 * 16384) this.out.pushText(all.toString('base64', i, Math.min(whole, i + 3 * 16384)));
+    this.carry = Buffer.from(all.subarray(whole));
+  }
+
+  /** Close the record. */
+  end(eol: boolean): void {
+    this.out.pushText(this.carry.toString('base64') + (eol ? '"}\n' : '","eol":false}\n'));
+  }
+}
+
+/** One line longer than LONG_LINE in a record stream, followed piece by piece. */
+export class LongReader {
+  /** A record written in pieces (`raw_base64`), a native line too long to parse, or neither. */
+  private mode: 'record' | 'native' | 'skip' = 'skip';
+  private action: LongAction = 'drop';
+  private header: RecordHeader | null = null;
+  private encoder: LongLineRecord | null = null;
+  /** Decoding `raw_base64`: characters not yet decoded, whether its closing quote has passed, and what followed it. */
+  private b64carry = '';
+  private b64done = false;
+  private tail = '';
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly src: string | undefined,
+    private readonly n: number,
+    private readonly options: ReadOptions,
+    private readonly native: boolean,
+    private readonly previous: Harness,
+  ) {}
+
+  /** Take the next piece of the line. */
+  piece(item: LongPiece): void {
+    const out = this.ctx.out;
+    if (item.first) this.start(item);
+    else if (this.action === 'copy') {
+      if (this.encoder) this.encoder.piece(item.bytes);
+      else out.push(item.bytes);
+    } else if (this.action === 'native') {
+      if (this.mode === 'record') this.base64(item.bytes, item.last);
+      else out.push(item.bytes);
+    }
+    if (!item.last || !this.header) return;
+    const eol = this.mode === 'record' ? !/"eol"\s*:\s*false/.test(this.tail) : item.eol;
+    if (!eol) this.header.eol = false;
+    if (this.action === 'copy') {
+      if (this.encoder) this.encoder.end(item.eol);
+      else out.push(NEWLINE);
+    } else if (this.action === 'native' && eol) out.push(NEWLINE);
+  }
+
+  /** The record's header once its line has ended; null when the line was not a record. */
+  finish(): RecordHeader | null {
+    return this.header;
+  }
+
+  private start(item: LongPiece): void {
+    const out = this.ctx.out;
+    const key = findTopLevelKey(item.bytes, 'raw_base64');
+    let header: unknown = null;
+    if (key && item.bytes[key.value] === 0x22) {
+      try {
+        header = JSON.parse(item.bytes.toString('utf8', 0, key.before) + '}');
+      } catch {
+        header = null;
+      }
+    }
+    if (isHeader(header)) {
+      this.mode = 'record';
+      this.header = header;
+      this.action = this.options.long?.(header) ?? 'drop';
+      if (this.action === 'copy') out.push(item.bytes);
+      else if (this.action === 'native') this.base64(item.bytes.subarray(key!.value + 1), item.last);
+    } else if (this.native || looksLikeObjectStart(item.bytes)) {
+      // A native line too long to parse: the record tx-parse writes for it.
+      this.mode = 'native';
+      const error = `line longer than ${LONG_LINE} bytes, not parsed`;
+      this.header = this.src === undefined ? { harness: this.previous, n: this.n, kind: 'invalid', error } : { harness: this.previous, n: this.n, src: this.src, kind: 'invalid', error };
+      this.ctx.warn({ src: this.src, n: this.n }, `line longer than ${LONG_LINE} bytes, kept as an invalid record (raw_base64) without parsing`);
+      this.action = this.options.long?.(this.header) ?? 'drop';
+      if (this.action === 'copy') {
+        this.encoder = new LongLineRecord(out, this.previous, this.n, this.src);
+        this.encoder.piece(item.bytes);
+      } else if (this.action === 'native') out.push(item.bytes);
+    } else {
+      this.ctx.warn({ src: this.src, n: this.n }, `not a record (a line longer than ${LONG_LINE} bytes), skipped`);
+    }
+  }
+
+  private base64(bytes: Buffer, last: boolean): void {
+    if (this.b64done) {
+      if (this.tail.length < 256) this.tail += bytes.toString('latin1', 0, 256);
+      return;
+    }
+    const quote = bytes.indexOf(0x22);
+    const text = this.b64carry + bytes.toString('latin1', 0, quote < 0 ? bytes.length : quote);
+    const whole = quote < 0 && !last ? text.length - (text.length % 4) : text.length;
+    if (whole > 0) this.ctx.out.push(Buffer.from(text.slice(0, whole), 'base64'));
+    this.b64carry = text.slice(whole);
+    if (quote >= 0) {
+      this.b64done = true;
+      this.tail = bytes.toString('latin1', quote + 1, quote + 257);
+    }
+  }
+}
+
+function looksLikeObjectStart(bytes: Buffer): boolean {
+  let i = 0;
+  while (i < bytes.length && isJsonSpace(bytes[i])) i++;
+  return bytes[i] === 0x7b;
+}
+
+function isHeader(h: any): h is RecordHeader {
+  return h !== null && typeof h === 'object' && typeof h.harness === 'string' && typeof h.kind === 'string' && typeof h.n === 'number';
+}
+
+export type { PhysicalLine };

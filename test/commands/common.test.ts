@@ -110,7 +110,8 @@ t.test('invalid lines are counted once per source on stderr, and --strict makes 
   const strict = await runTool(commonTool, ['--strict'], [parsed.stdout]);
   t.equal(strict.status, 1);
   const notRecords = await runTool(commonTool, [], [u('S', 'v1', null, 'native, not a record')]);
-  t.equal(notRecords.stderr, 'tx-common: stdin: 1 invalid line skipped\n', 'a native line that is not a record counts as invalid');
+  t.equal(notRecords.stderr, 'tx-common: stdin: native session lines, not records: read as tx-parse reads them\n', 'native lines: one note, then read as tx-parse reads them');
+  t.ok(lines(notRecords.stdout).some((l) => l.type === 'message'), 'and converted');
 });
 
 t.test('no input gives no output; an unknown option exits 2; --help exits 0', async (t) => {

@@ -176,8 +176,9 @@ t.test('usage: --help, --version, an unknown option', async (t) => {
   t.equal(bad.stderr, 'tx-parse: unknown option --frobnicate (see tx-parse --help)\n');
 });
 
-t.test('tx-native skips and reports lines that are neither records nor Common lines', async (t) => {
-  const r = await runBin('tx-native', [], '{"harness":"claude-code","n":1,"kind":"meta","line":{"type":"mode"}}\n{"type":"user"}\n');
-  t.equal(r.stdout.toString(), '{"type":"mode"}\n');
+t.test('tx-native skips and reports lines that are neither records, Common lines nor native lines; native lines go back unchanged', async (t) => {
+  const r = await runBin('tx-native', [], '{"harness":"claude-code","n":1,"kind":"meta","line":{"type":"mode"}}\n[1]\n{"type":"user"}\n');
+  t.equal(r.stdout.toString(), '{"type":"mode"}\n{"type":"user"}\n');
   t.match(r.stderr, 'tx-native: stdin:2: neither a record nor a Common line, skipped');
+  t.match(r.stderr, 'tx-native: stdin: native session lines, not records: written back unchanged');
 });

@@ -1,0 +1,31 @@
+// Each tool takes what the other end of the pipe is likely to give it: record tools read
+// native session lines as tx-parse would, and tx-parse does not wrap records again.
+import t from 'tap';
+import { runBin } from '../helpers.js';
+
+const lines = [
+  { type: 'user', message: { role: 'user', content: 'first prompt' }, sessionId: 's1', uuid: 'u1', timestamp: '2025-01-01T00:00:00Z' },
+  { type: 'assistant', message: { id: 'm1', role: 'assistant', model: 'x', content: [{ type: 'text', text: 'hi' }] }, sessionId: 's1', uuid: 'a1', parentUuid: 'u1', timestamp: '2025-01-01T00:00:01Z' },
+  { type: 'user', message: { role: 'user', content: 'second prompt' }, sessionId: 's1', uuid: 'u2', parentUuid: 'a1', timestamp: '2025-01-01T00:00:02Z' },
+];
+const native = Buffer.from(lines.map((l) => JSON.stringify(l)).join('\n') + '\nnot json\n');
+
+t.test('record tools fed native lines: one note, then the same answer as through tx-parse', async (t) => {
+  const records = await runBin('tx-parse', [], native);
+  for (const [tool, args] of [['tx-filter', ['--human-prompts']], ['tx-stats', []], ['tx-common', []], ['tx-native', []]] as [string, string[]][]) {
+    const direct = await runBin(tool, args, native);
+    const viaParse = await runBin(tool, args, records.stdout);
+    t.ok(direct.stdout.equals(viaParse.stdout), `${tool}: same output as after tx-parse`);
+    const notes = direct.stderr.split('\n').filter((l) => l.includes('native session lines'));
+    t.equal(notes.length, 1, `${tool}: one note for the input, not one per line: ${direct.stderr}`);
+    t.notMatch(direct.stderr, /not a record/, `${tool}: no line is called "not a record"`);
+  }
+});
+
+t.test('tx-parse fed records passes them through unchanged, after one note', async (t) => {
+  const once = await runBin('tx-parse', [], native);
+  const twice = await runBin('tx-parse', [], once.stdout);
+  t.equal(twice.status, 0);
+  t.ok(twice.stdout.equals(once.stdout), 'records come out as they went in (not wrapped again)');
+  t.equal(twice.stderr, 'tx-parse: stdin: these are records already (tx-parse output): passed through unchanged\n');
+});
