@@ -24,6 +24,8 @@ Turn records (from tx-parse) into the Common stream: for each session a
   --subagents    after each session read from a file, also convert its
                  subagents (<session>/subagents/agent-*.jsonl) as sessions
   --strict       exit 1 if any line was invalid or not a record
+  --jobs N       with several files, convert N at a time in worker threads
+                 (default: the number of cores; output stays in file order)
   -h, --help     this text        --version   the version
 See tx-common(1).`;
 
@@ -146,4 +148,11 @@ async function main(ctx: Context): Promise<void> {
 }
 
 /** The tx-common tool. */
-export const commonTool: Tool = { name: 'tx-common', help: HELP, options: { boolean: ['active', 'sidechains', 'subagents'] }, main };
+export const commonTool: Tool = {
+  name: 'tx-common',
+  help: HELP,
+  options: { boolean: ['active', 'sidechains', 'subagents'] },
+  main,
+  // Each file is its own session (or sessions), so files convert independently.
+  parallel: { url: import.meta.url },
+};

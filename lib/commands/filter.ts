@@ -35,6 +35,8 @@ Output:
   --view                  flat objects instead of records
   --max-chars N           cut strings in views to N characters (default: whole)
   --strict                exit 1 if any input line was not a record or not JSON
+  --jobs N                with several files and no --view, filter N at a time in
+                          worker threads (default: the cores; output in file order)
   -h, --help   this text        --version   the version
 See tx-filter(1).`;
 
@@ -269,4 +271,7 @@ export const filterTool: Tool = {
     string: ['name', 'kind', 'type', 'session', 'since', 'until', 'grep', 'max-chars'],
   },
   main,
+  // Records are kept or dropped one by one, so files are independent; views are not
+  // (some questions answer at the end of the whole input, --usage by message.id).
+  parallel: { url: import.meta.url, when: (args) => !args.view },
 };

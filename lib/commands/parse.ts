@@ -19,6 +19,8 @@ records and reported on stderr. Lines that are records already (tx-parse
 output) are passed through unchanged, after one note.
 
   --strict     exit 1 if any line had to be kept as invalid or glued
+  --jobs N     with several files, read N at a time in worker threads
+               (default: the number of cores; output stays in file order)
   -h, --help   this text        --version   the version
 See tx-parse(1).`;
 
@@ -62,4 +64,4 @@ async function main(ctx: Context): Promise<void> {
 }
 
 /** The tx-parse tool. */
-export const parseTool: Tool = { name: 'tx-parse', help: HELP, options: {}, main };
+export const parseTool: Tool = { name: 'tx-parse', help: HELP, options: {}, main, parallel: { url: import.meta.url } };

@@ -43,6 +43,12 @@ export interface Tool {
   help: string;
   options: { string?: string[]; boolean?: string[]; alias?: Record<string, string | string[]>; default?: Record<string, unknown> };
   main(ctx: Context): Promise<void>;
+  /**
+   * Files are independent for this tool (its output for several files is its outputs
+   * for each, one after another): `--jobs N` then runs each file in a worker thread.
+   * `url` is the module that exports the tool; `when` says which options allow it.
+   */
+  parallel?: { url: string; when?(args: minimist.ParsedArgs): boolean };
 }
 
 /** An error in how the tool was called: exit status 2. */
@@ -71,13 +77,14 @@ export async function run(tool: Tool, proc: Proc): Promise<number> {
   const say = (text: string) => proc.stderr.write(`${tool.name}: ${text}\n`);
   let usageProblem: string | null = null;
   const known = new Set<string>(['help', 'version', 'h', 'strict']);
+  if (tool.parallel) known.add('jobs');
   for (const key of [...(tool.options.string ?? []), ...(tool.options.boolean ?? [])]) known.add(key);
   for (const [key, value] of Object.entries(tool.options.alias ?? {})) {
     known.add(key);
     for (const v of ([] as string[]).concat(value)) known.add(v);
   }
   const args = minimist(proc.argv.slice(2), {
-    string: tool.options.string,
+    string: tool.parallel ? [...(tool.options.string ?? []), 'jobs'] : tool.options.string,
     boolean: ['help', 'version', 'strict', ...(tool.options.boolean ?? [])],
     alias: { h: 'help', ...tool.options.alias },
     default: tool.options.default,
@@ -100,6 +107,42 @@ export async function run(tool: Tool, proc: Proc): Promise<number> {
     say(`${usageProblem} (see ${tool.name} --help)`);
     return 2;
   }
+  const files = args._.map(String);
+  if (tool.parallel && files.length > 1 && !files.includes('-') && (tool.parallel.when?.(args) ?? true)) {
+    const { jobsWanted, runOnWorkers } = await import('./workers.js');
+    const jobs = await jobsWanted(args.jobs);
+    if (typeof jobs === 'string') {
+      say(`${jobs} (see ${tool.name} --help)`);
+      return 2;
+    }
+    if (jobs > 1) {
+      const out = new Output(proc.stdout);
+      const ref = { url: tool.parallel.url, name: tool.name };
+      try {
+        const status = await runOnWorkers(ref, args, files, jobs, out, (text) => proc.stderr.write(text));
+        await out.end();
+        return status;
+      } catch (err) {
+        const e = err as NodeJS.ErrnoException;
+        if (err instanceof BrokenPipe || e?.code === 'EPIPE' || e?.code === 'ERR_STREAM_DESTROYED') return 0;
+        say(`internal error: ${e && e.message ? e.message : String(err)}`);
+        return 1;
+      }
+    }
+  } else if (tool.parallel && args.jobs !== undefined) {
+    const { jobsWanted } = await import('./workers.js');
+    const jobs = await jobsWanted(args.jobs);
+    if (typeof jobs === 'string') {
+      say(`${jobs} (see ${tool.name} --help)`);
+      return 2;
+    }
+  }
+  return execute(tool, proc, args);
+}
+
+/** Run a tool whose options are parsed: its main, then the exit status. */
+export async function execute(tool: Tool, proc: Proc, args: minimist.ParsedArgs): Promise<number> {
+  const say = (text: string) => proc.stderr.write(`${tool.name}: ${text}\n`);
   let problems = 0;
   let unreadable = 0;
   const out = new Output(proc.stdout);

@@ -1,0 +1,55 @@
+// A worker thread of runOnWorkers(): runs the tool on one file at a time, as if that
+// file were the only one named, and sends its stdout back in pieces, waiting for the
+// main thread to take them (credit) so that it never runs far ahead.
+import { Readable, Writable } from 'node:stream';
+import { parentPort, workerData } from 'node:worker_threads';
+import { execute, type Proc, type Tool } from './run.js';
+import { CREDIT, type FromWorker, type ToolRef, type ToWorker } from './workers.js';
+
+const { ref, args } = workerData as { ref: ToolRef; args: Record<string, unknown> & { _: string[] } };
+const port = parentPort!;
+let inFlight = 0;
+const waiting: (() => void)[] = [];
+
+async function findTool(): Promise<Tool> {
+  const mod = (await import(ref.url)) as Record<string, unknown>;
+  const tool = Object.values(mod).find((v): v is Tool => typeof v === 'object' && v !== null && (v as Tool).name === ref.name);
+  if (!tool) throw new Error(`no tool ${ref.name} in ${ref.url}`);
+  return tool;
+}
+
+const toolReady = findTool();
+
+async function runFile(index: number, file: string): Promise<void> {
+  const tool = await toolReady;
+  const stdout = new Writable({
+    highWaterMark: 64 * 1024,
+    write(chunk: Buffer, _enc, cb) {
+      port.postMessage({ type: 'out', index, chunk } satisfies FromWorker);
+      inFlight++;
+      if (inFlight < CREDIT) cb();
+      else waiting.push(() => cb());
+    },
+  });
+  const stderr = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      port.postMessage({ type: 'err', text: chunk.toString('utf8') } satisfies FromWorker);
+      cb();
+    },
+  });
+  const proc: Proc = { argv: [], env: process.env, stdin: Readable.from([]), stdout, stderr, cwd: () => process.cwd() };
+  const status = await execute(tool, proc, { ...args, _: [file] } as never);
+  port.postMessage({ type: 'done', index, status } satisfies FromWorker);
+}
+
+port.on('message', (m: ToWorker) => {
+  if (m.type === 'ack') {
+    inFlight--;
+    if (inFlight < CREDIT) waiting.shift()?.();
+  } else if (m.type === 'file') {
+    runFile(m.index, m.file).catch((err) => {
+      port.postMessage({ type: 'err', text: `${ref.name}: internal error: ${err && err.message ? err.message : String(err)}\n` } satisfies FromWorker);
+      port.postMessage({ type: 'done', index: m.index, status: 1 } satisfies FromWorker);
+    });
+  } else port.close();
+});

@@ -1,0 +1,107 @@
+// Many files on all cores: each file is run through the tool in a worker thread, as if
+// it were the only file named, and the outputs are written in the order the files were
+// named. A worker may run ahead of the file being written by a few pieces only (it waits
+// for each piece to be taken), so memory stays flat however large the files are.
+import { Worker } from 'node:worker_threads';
+import type { ParsedArgs } from 'minimist';
+import type { Output } from './output.js';
+
+/** A piece of output a worker may send before waiting for the first to be written. */
+const CREDIT = 16;
+
+/** What the main thread sends a worker. */
+export type ToWorker = { type: 'file'; index: number; file: string } | { type: 'ack' } | { type: 'stop' };
+/** What a worker sends back. */
+export type FromWorker = { type: 'out'; index: number; chunk: Uint8Array } | { type: 'err'; text: string } | { type: 'done'; index: number; status: number };
+
+/** Where the tool's definition is: the module that exports it, and its name. */
+export interface ToolRef {
+  url: string;
+  name: string;
+}
+
+interface Held {
+  chunks: { chunk: Uint8Array; worker: Worker }[];
+  done: boolean;
+}
+
+/**
+ * Run `files` through the tool on `jobs` workers; stdout in input order through `out`,
+ * stderr as it comes. Resolves to the worst exit status of the files.
+ */
+export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string[], jobs: number, out: Output, stderr: (text: string) => void): Promise<number> {
+  const held = new Map<number, Held>();
+  let next = 0;
+  let given = 0;
+  let status = 0;
+  let failure: Error | null = null;
+  let wake: (() => void) | null = null;
+  const poke = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  const workers: Worker[] = [];
+  const give = (worker: Worker) => {
+    if (given < files.length) {
+      held.set(given, { chunks: [], done: false });
+      worker.postMessage({ type: 'file', index: given, file: files[given] } satisfies ToWorker);
+      given++;
+    } else worker.postMessage({ type: 'stop' } satisfies ToWorker);
+  };
+  const options = { ...args, _: [] };
+  for (let i = 0; i < Math.min(jobs, files.length); i++) {
+    const worker = new Worker(new URL('./worker-main.js', import.meta.url), { workerData: { ref, args: options } });
+    workers.push(worker);
+    worker.on('message', (m: FromWorker) => {
+      if (m.type === 'out') held.get(m.index)!.chunks.push({ chunk: m.chunk, worker });
+      else if (m.type === 'err') stderr(m.text);
+      else {
+        held.get(m.index)!.done = true;
+        status = Math.max(status, m.status);
+        give(worker);
+      }
+      poke();
+    });
+    worker.on('error', (err) => {
+      failure ??= err;
+      poke();
+    });
+    give(worker);
+  }
+  try {
+    while (next < files.length) {
+      if (failure) throw failure;
+      const h = held.get(next);
+      if (h && h.chunks.length > 0) {
+        const { chunk, worker } = h.chunks.shift()!;
+        out.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        worker.postMessage({ type: 'ack' } satisfies ToWorker);
+        await out.flushIfFull();
+        continue;
+      }
+      if (h && h.done) {
+        held.delete(next);
+        next++;
+        continue;
+      }
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  } finally {
+    for (const w of workers) void w.terminate();
+  }
+  return status;
+}
+
+/** The number of workers `--jobs` asks for (default: the cores of this machine), or an error message. */
+export async function jobsWanted(value: unknown): Promise<number | string> {
+  if (value === undefined) {
+    const os = await import('node:os');
+    return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+  }
+  const text = String(Array.isArray(value) ? value[value.length - 1] : value);
+  if (!/^[1-9]\d*$/.test(text)) return `--jobs: not a positive whole number: ${text}`;
+  return Number(text);
+}
+
+export { CREDIT };
