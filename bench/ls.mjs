@@ -5,17 +5,16 @@
 //   npm run bench:ls                     10,000 sessions, about 2 GB
 //   node bench/ls.mjs --sessions 1000 --mb 200 --keep
 //
-// The store is made in a temp dir by splitting one generated corpus
-// (../shared/bench/gen-corpus.mjs) at line boundaries into sessions of about
-// mb/sessions each, 100 per project directory; it is deleted afterwards unless
+// The store (bench/store.mjs) is made in a temp dir and deleted afterwards unless
 // --keep. Bytes read are the processes' own read() totals (rchar in /proc/PID/io,
 // Linux), minus what the same bin reads to list an empty store (node and its modules).
-import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, rmSync, statfsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statfsSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import minimist from 'minimist';
+import { buildStore } from './store.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = minimist(process.argv.slice(2), {
@@ -38,47 +37,6 @@ const cleanup = () => {
 process.on('exit', cleanup);
 process.on('SIGINT', () => process.exit(130));
 
-/** Split the generator's output into session files of about `per` bytes. */
-async function buildStore() {
-  // Under the mean: the corpus's 1-3 MB lines make some sessions large, and every session should fill.
-  const per = Math.floor((0.7 * args.mb * 1e6) / args.sessions);
-  const gen = spawn(process.execPath, [args.gen, '--mb', String(args.mb), '--seed', String(args.seed)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let index = 0;
-  let written = 0;
-  let out = null;
-  let pending = Buffer.alloc(0);
-  const open = () => {
-    const dir = join(store, `-home-dev-project-${String(Math.floor(index / 100)).padStart(3, '0')}`);
-    if (index % 100 === 0) mkdirSync(dir, { recursive: true });
-    const id = `00000000-0000-4000-8000-${index.toString(16).padStart(12, '0')}`;
-    out = createWriteStream(join(dir, `${id}.jsonl`));
-    written = 0;
-    index++;
-  };
-  const close = () => new Promise((resolve) => out.end(resolve));
-  open();
-  for await (const chunk of gen.stdout) {
-    let buf = pending.length ? Buffer.concat([pending, chunk]) : chunk;
-    let start = 0;
-    for (;;) {
-      const nl = buf.indexOf(10, start);
-      if (nl < 0) break;
-      const piece = buf.subarray(start, nl + 1);
-      if (!out.write(piece)) await new Promise((r) => out.once('drain', r));
-      written += piece.length;
-      start = nl + 1;
-      if (written >= per && index < args.sessions) {
-        await close();
-        open();
-      }
-    }
-    pending = Buffer.from(buf.subarray(start));
-  }
-  if (pending.length) out.write(pending);
-  await close();
-  return index;
-}
-
 /** Run a node bin with args, stdout to /dev/null; wall time and bytes it read. */
 function measure(bin, binArgs) {
   const probe = `
@@ -99,7 +57,7 @@ const parseBin = join(root, 'build', 'bin', 'tx-parse.js');
 
 say(`building a store of ${args.sessions} sessions (${args.mb} MB) in ${store}`);
 const t0 = Date.now();
-const made = await buildStore();
+const made = await buildStore({ store, sessions: args.sessions, mb: args.mb, seed: args.seed, gen: args.gen });
 const files = [];
 for (const dir of readdirSync(store)) for (const f of readdirSync(join(store, dir))) files.push(join(store, dir, f));
 const du = spawnSync('du', ['-sb', store], { encoding: 'utf8' }).stdout.split('\t')[0];

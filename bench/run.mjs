@@ -1,26 +1,37 @@
 #!/usr/bin/env node
 // Throughput and peak memory of the txcript stages on a generated corpus, as ratios
-// against `cat` and `jq -c .` on the same file in the same run.
+// against `cat` and `jq` measured on the same file in the same run (medians of --runs).
 //
-//   npm run bench                      200 MB corpus, then a corpus with 2 MB lines
-//   node bench/run.mjs --mb 50 --runs 3 --big 20
+//   npm run bench                      200 MB corpus, 2 MB-line corpus, start-up, 2 GB store
+//   node bench/run.mjs --mb 50 --runs 3 --big 20 --store-mb 0
 //
+// Rows: tx-parse alone and piped into tx-native, tx-common and tx-stats (against
+// `jq -c .`); the human-prompt question (tx-filter against the session-store guide's
+// jq recipe), on one stream and with --jobs over the corpus cut into files; a corpus of
+// 2 MB lines; start-up (--version against bare node); and a store of --sessions files
+// (--store-mb MB) read by `tx-parse --jobs` against GNU parallel running `jq -c .`
+// (skipped with a message when parallel is missing and cannot be installed).
 // The corpus generator lives beside the repository (../shared/bench/gen-corpus.mjs) or
 // is named with --gen. Corpora are cached in bench/out/.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import minimist from 'minimist';
+import { buildStore } from './store.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const args = minimist(process.argv.slice(2), { default: { mb: 200, runs: 3, big: 20, gen: join(root, '..', 'shared', 'bench', 'gen-corpus.mjs') } });
+const args = minimist(process.argv.slice(2), {
+  default: { mb: 200, runs: 3, big: 20, 'store-mb': 2000, sessions: 10000, parts: 16, gen: join(root, '..', 'shared', 'bench', 'gen-corpus.mjs') },
+});
 const out = join(root, 'bench', 'out');
 mkdirSync(out, { recursive: true });
 if (!existsSync(args.gen)) {
   console.error(`bench: no corpus generator at ${args.gen} (use --gen FILE)`);
   process.exit(2);
 }
+const cores = availableParallelism();
 
 function corpus(name, genArgs) {
   const file = join(out, `${name}.jsonl`);
@@ -31,56 +42,140 @@ function corpus(name, genArgs) {
   return file;
 }
 
+/** The corpus cut at line boundaries into `n` files (for the --jobs rows). */
+function parts(file, n) {
+  const dir = join(out, `${file.split('/').pop()}.parts${n}`);
+  if (!existsSync(dir)) {
+    mkdirSync(dir);
+    execFileSync('split', ['-n', `l/${n}`, '-d', '-a', '3', '--additional-suffix=.jsonl', file, join(dir, 'p')]);
+  }
+  return readdirSync(dir).sort().map((f) => join(dir, f));
+}
+
 const bin = (name) => `node "${join(root, 'build', 'bin', `${name}.js`)}"`;
 const has = (cmd) => spawnSync('bash', ['-c', `command -v ${cmd}`]).status === 0;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** Run a shell pipeline under GNU time: wall seconds and the largest RSS of its processes. */
 function measure(pipelineText) {
-  // Each stage runs under /usr/bin/time so the peak of every process is seen.
-  const stages = pipelineText.split(' | ').map((s, i) => `/usr/bin/time -f "rss %M" -a -o "$T" ${s}`);
+  // Each stage runs under /usr/bin/time so the peak of every process is seen (workers are threads of theirs).
+  const stages = pipelineText.split(' | ').map((s) => `/usr/bin/time -f "rss %M" -a -o "$T" ${s}`);
   const script = `T=$(mktemp); start=$(date +%s.%N); ${stages.join(' | ')} > /dev/null; end=$(date +%s.%N); echo "secs $(echo "$end - $start" | bc)"; cat "$T"; rm -f "$T"`;
-  const text = execFileSync('bash', ['-o', 'pipefail', '-c', script], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const text = execFileSync('bash', ['-o', 'pipefail', '-c', script], { encoding: 'utf8', maxBuffer: 1 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
   const secs = Number(/secs (\S+)/.exec(text)[1]);
   const rss = Math.max(...[...text.matchAll(/rss (\d+)/g)].map((m) => Number(m[1])));
   return { secs, rssKB: rss };
 }
 
-/** tx-redact on native lines, and on records on their way back to native lines. */
-function redactCases(file) {
-  return [
-    ['tx-redact', `${bin('tx-redact')} "${file}"`],
-    ['tx-parse|redact|native', `${bin('tx-parse')} "${file}" | ${bin('tx-redact')} | ${bin('tx-native')}`],
-  ];
+/** Median wall time and largest RSS of `runs` runs. */
+function timed(cmd, runs = args.runs) {
+  const rs = [];
+  for (let i = 0; i < runs; i++) rs.push(measure(cmd));
+  return { secs: median(rs.map((r) => r.secs)), rssMB: Math.max(...rs.map((r) => r.rssKB)) / 1024 };
 }
 
-function bench(file) {
-  const mb = statSync(file).size / 1e6;
-  const cases = [
-    ['cat', `cat "${file}"`],
-    ...(has('jq') ? [['jq -c .', `jq -c . "${file}"`]] : []),
-    ['tx-parse', `${bin('tx-parse')} "${file}"`],
-    ['tx-parse | tx-native', `${bin('tx-parse')} "${file}" | ${bin('tx-native')}`],
-    ...redactCases(file),
-  ];
-  const results = [];
-  for (const [name, cmd] of cases) {
-    const runs = [];
-    for (let i = 0; i < args.runs; i++) runs.push(measure(cmd));
-    const secs = Math.min(...runs.map((r) => r.secs));
-    const rssKB = Math.max(...runs.map((r) => r.rssKB));
-    results.push({ name, secs, mbps: mb / secs, rssMB: rssKB / 1024 });
-  }
-  const base = Object.fromEntries(results.map((r) => [r.name, r]));
-  console.log(`\n${file.replace(root + '/', '')}: ${mb.toFixed(1)} MB, best of ${args.runs}`);
-  console.log('stage                    MB/s   vs cat   vs jq   peak RSS MB  vs jq');
-  for (const r of results) {
-    const vsJq = base['jq -c .'] ? (r.mbps / base['jq -c .'].mbps).toFixed(2) : '-';
-    const rssJq = base['jq -c .'] ? (r.rssMB / base['jq -c .'].rssMB).toFixed(2) : '-';
+// The session-store guide's human-prompt recipe, as a filter (-c, no formatting of the output).
+const JQ_PROMPTS = `select(.type=="user" and .isMeta!=true and ((.message.content|type)=="string" or .message.content[0].type=="text")) | select((.message.content|if type=="string" then . else (.[0].text // "") end) | test("^(<task-notification>|<command-name>|<local-command-stdout>|<system-reminder>|This session is being continued)") | not)`;
+
+/** Print a table; `against` names the row each ratio is taken against. */
+function table(title, mb, rows) {
+  const base = Object.fromEntries(rows.map((r) => [r.name, r]));
+  console.log(`\n${title}`);
+  console.log('stage                                        MB/s   vs cat   vs ref  ref            peak RSS MB');
+  for (const r of rows) {
+    const mbps = mb / r.secs;
+    const ref = r.against && base[r.against] ? (base[r.against].secs / r.secs).toFixed(2) : '-';
     console.log(
-      `${r.name.padEnd(22)} ${r.mbps.toFixed(1).padStart(7)} ${(r.mbps / base.cat.mbps).toFixed(3).padStart(8)} ${vsJq.padStart(7)} ${r.rssMB.toFixed(1).padStart(12)} ${rssJq.padStart(6)}`,
+      `${r.name.padEnd(42)} ${mbps.toFixed(1).padStart(7)} ${(base.cat.secs / r.secs).toFixed(3).padStart(8)} ${ref.padStart(8)}  ${(r.against ?? '').padEnd(14)} ${r.rssMB.toFixed(1).padStart(11)}`,
     );
   }
 }
 
-bench(corpus(`c${args.mb}`, `--mb ${args.mb} --seed 1`));
-if (args.big > 0) bench(corpus(`c${Math.round(args.mb / 4)}-big${args.big}`, `--mb ${Math.round(args.mb / 4)} --seed 2 --big ${args.big}`));
+function corpusRows(file) {
+  const mb = statSync(file).size / 1e6;
+  const jq = has('jq');
+  const pieces = parts(file, args.parts);
+  const cases = [
+    ['cat', `cat "${file}"`],
+    ...(jq ? [['jq -c .', `jq -c . "${file}"`], ['jq recipe (human prompts)', `jq -c ${q(JQ_PROMPTS)} "${file}"`]] : []),
+    ['tx-parse', `${bin('tx-parse')} "${file}"`, 'jq -c .'],
+    ['tx-parse | tx-native', `${bin('tx-parse')} "${file}" | ${bin('tx-native')}`, 'jq -c .'],
+    ['cat | tx-parse | tx-filter --human-prompts', `cat "${file}" | ${bin('tx-parse')} | ${bin('tx-filter')} --human-prompts`, 'jq recipe (human prompts)'],
+    [`tx-filter --human-prompts --jobs ${cores} (${pieces.length} files)`, `${bin('tx-filter')} --human-prompts --jobs ${cores} ${pieces.map((p) => `"${p}"`).join(' ')}`, 'jq recipe (human prompts)'],
+    ['tx-parse | tx-common', `${bin('tx-parse')} "${file}" | ${bin('tx-common')}`, 'jq -c .'],
+    ['tx-parse | tx-stats', `${bin('tx-parse')} "${file}" | ${bin('tx-stats')}`, 'jq -c .'],
+    ...(existsSync(join(root, 'build', 'bin', 'tx-redact.js'))
+      ? [
+          ['tx-redact', `${bin('tx-redact')} "${file}"`, 'jq -c .'],
+          ['tx-parse | tx-redact | tx-native', `${bin('tx-parse')} "${file}" | ${bin('tx-redact')} | ${bin('tx-native')}`, 'jq -c .'],
+        ]
+      : []),
+  ];
+  const rows = cases.map(([name, cmd, against]) => ({ name, against: jq ? against : undefined, ...timed(cmd) }));
+  table(`${file.replace(root + '/', '')}: ${mb.toFixed(1)} MB, medians of ${args.runs}, load average ${loadavg()[0].toFixed(1)}`, mb, rows);
+}
+
+function bigRows(file) {
+  const mb = statSync(file).size / 1e6;
+  const cases = [
+    ['cat', `cat "${file}"`],
+    ...(has('jq') ? [['jq -c .', `jq -c . "${file}"`]] : []),
+    ['tx-parse', `${bin('tx-parse')} "${file}"`, 'jq -c .'],
+    ['tx-parse | tx-native', `${bin('tx-parse')} "${file}" | ${bin('tx-native')}`, 'jq -c .'],
+  ];
+  const rows = cases.map(([name, cmd, against]) => ({ name, against, ...timed(cmd) }));
+  table(`${file.replace(root + '/', '')} (2 MB lines): ${mb.toFixed(1)} MB, medians of ${args.runs}`, mb, rows);
+}
+
+function startup() {
+  const n = 20;
+  const time = (cmd) => {
+    const rs = [];
+    for (let i = 0; i < n; i++) {
+      const t0 = process.hrtime.bigint();
+      spawnSync('bash', ['-c', cmd], { stdio: 'ignore' });
+      rs.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    return median(rs);
+  };
+  const bare = time(`node -e 0`);
+  console.log(`\nstart-up, median of ${n}: bare node ${bare.toFixed(1)} ms`);
+  for (const tool of ['tx-parse', 'tx-filter', 'tx-stats', 'tx-common', 'tx-native']) {
+    const ms = time(`${bin(tool)} --version`);
+    console.log(`${`${tool} --version`.padEnd(24)} ${ms.toFixed(1).padStart(7)} ms  (+${(ms - bare).toFixed(1)} ms)`);
+  }
+}
+
+async function storeRows() {
+  if (!(args['store-mb'] > 0)) return;
+  if (!has('parallel') && process.getuid?.() === 0 && has('apt-get')) {
+    console.error('bench: installing GNU parallel for the store row');
+    spawnSync('bash', ['-c', 'apt-get install -y parallel >/dev/null 2>&1 || (apt-get update >/dev/null 2>&1 && apt-get install -y parallel >/dev/null 2>&1)']);
+  }
+  const store = join(out, `store-${args.sessions}-${args['store-mb']}`);
+  if (!existsSync(join(store, 'done'))) {
+    console.error(`bench: building a store of ${args.sessions} sessions (${args['store-mb']} MB) in ${store}`);
+    await buildStore({ store, sessions: args.sessions, mb: args['store-mb'], seed: 1, gen: args.gen });
+    writeFileSync(join(store, 'done'), '');
+  }
+  const list = join(out, `store-${args.sessions}-${args['store-mb']}.list`);
+  execFileSync('bash', ['-c', `find "${store}" -name '*.jsonl' | sort > "${list}"`]);
+  const bytes = Number(execFileSync('bash', ['-c', `xargs -a "${list}" cat | wc -c`], { encoding: 'utf8' }).trim());
+  const mb = bytes / 1e6;
+  const cases = [
+    ['cat', `xargs -a "${list}" cat`],
+    ...(has('jq') ? [['xargs jq -c .', `xargs -a "${list}" jq -c .`]] : []),
+    ...(has('parallel') && has('jq') ? [[`parallel -j${cores} -X jq -c .`, `parallel -a "${list}" -j${cores} -X -k jq -c .`]] : []),
+    [`xargs tx-parse --jobs ${cores}`, `xargs -a "${list}" ${bin('tx-parse')} --jobs ${cores}`, has('parallel') && has('jq') ? `parallel -j${cores} -X jq -c .` : 'xargs jq -c .'],
+    ['xargs tx-parse --jobs 1', `xargs -a "${list}" ${bin('tx-parse')} --jobs 1`, has('parallel') && has('jq') ? `parallel -j${cores} -X jq -c .` : 'xargs jq -c .'],
+  ];
+  if (!has('parallel')) console.log('\n(GNU parallel is not installed and could not be: its row is left out)');
+  const rows = cases.map(([name, cmd, against]) => ({ name, against, ...timed(cmd, 1) }));
+  table(`store: ${args.sessions} sessions, ${mb.toFixed(0)} MB, one run each, ${cores} cores, load average ${loadavg()[0].toFixed(1)}`, mb, rows);
+}
+
+corpusRows(corpus(`c${args.mb}`, `--mb ${args.mb} --seed 1`));
+if (args.big > 0) bigRows(corpus(`c${Math.round(args.mb / 4)}-big${args.big}x2MB`, `--mb ${Math.round(args.mb / 4)} --seed 2 --big ${args.big} --big-bytes 2000000`));
+startup();
+await storeRows();

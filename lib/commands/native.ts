@@ -151,66 +151,67 @@ async function main(ctx: Context): Promise<void> {
     for await (const input of ctx.inputs()) {
       let long: LongReader | null = null;
       let noted = false;
-      for await (const batch of lineBatches(input.stream))
-      for (const line of batch) {
-        if (isLongPiece(line)) {
-          // Too long to hold: a record's raw_base64 is decoded as it streams by, a native line copied.
-          if (args.install) throw new ToolError(`${input.src ?? 'stdin'}:${line.n}: a line longer than ${LONG_LINE} bytes cannot be installed`);
-          if (line.first) long = new LongReader(ctx, input.src, line.n, { long: () => 'native' }, true, 'claude-code');
-          long!.piece(line);
-          await ctx.out.flushIfFull();
-          continue;
-        }
-        if (line.bytes.length === 0) continue;
-        const where = { src: input.src, n: line.n };
-        const decoded = decodeLine(line.bytes, true);
-        if (decoded.record) {
-          if (args.install) throw new UsageError('--install writes sessions from a Common stream (tx-common output); records are written back without it');
-          if (open) await close();
-          await writeNative(ctx, decoded.record);
-          continue;
-        }
-        if ('error' in decoded) {
-          if (!noted) {
-            ctx.warn(where, 'not JSON, skipped');
+      for await (const batch of lineBatches(input.stream)) {
+        for (const line of batch) {
+          if (isLongPiece(line)) {
+            // Too long to hold: a record's raw_base64 is decoded as it streams by, a native line copied.
+            if (args.install) throw new ToolError(`${input.src ?? 'stdin'}:${line.n}: a line longer than ${LONG_LINE} bytes cannot be installed`);
+            if (line.first) long = new LongReader(ctx, input.src, line.n, { long: () => 'native' }, true, 'claude-code');
+            long!.piece(line);
+            await ctx.out.flushIfFull();
             continue;
           }
-          // Among native lines it is kept, as tx-parse keeps it (an invalid record) and tx-native writes it back.
-          ctx.warn(where, 'not JSON, written back unchanged');
-          pushNative(ctx.out, nativeLineView(line));
-          await ctx.out.flushIfFull();
-          continue;
-        }
-        const value = decoded.value as { type?: unknown } | null;
-        if (value && value.type === 'session') {
-          const { session, problems } = cleanSession(value);
-          for (const problem of problems) ctx.warn(where, problem);
-          await start(session);
-        } else if (value && value.type === 'message') {
-          const current = open as OpenSession | null;
-          if (!current) {
-            ctx.warn(where, 'a Common message before any session line, skipped');
+          if (line.bytes.length === 0) continue;
+          const where = { src: input.src, n: line.n };
+          const decoded = decodeLine(line.bytes, true);
+          if (decoded.record) {
+            if (args.install) throw new UsageError('--install writes sessions from a Common stream (tx-common output); records are written back without it');
+            if (open) await close();
+            await writeNative(ctx, decoded.record);
             continue;
           }
-          let lines: object[];
-          try {
-            lines = current.writer.message(value as CommonMessage);
-          } catch (err) {
-            if (err instanceof ToolError) throw err;
-            throw new ToolError(`${where.src ?? 'stdin'}:${where.n}: ${(err as Error).message}`);
+          if ('error' in decoded) {
+            if (!noted) {
+              ctx.warn(where, 'not JSON, skipped');
+              continue;
+            }
+            // Among native lines it is kept, as tx-parse keeps it (an invalid record) and tx-native writes it back.
+            ctx.warn(where, 'not JSON, written back unchanged');
+            pushNative(ctx.out, nativeLineView(line));
+            await ctx.out.flushIfFull();
+            continue;
           }
-          for (const w of current.writer.warnings.splice(0)) ctx.warn(where, w);
-          for (const l of lines) await current.out.write(JSON.stringify(l) + '\n');
-          current.lines += lines.length;
-        } else if (value && typeof value === 'object' && !Array.isArray(value) && !args.install) {
-          // A native session line: as a record of it would be written back, unchanged.
-          if (!noted) ctx.note(`${input.src ?? 'stdin'}: native session lines, not records: written back unchanged`);
-          noted = true;
-          if (open) await close();
-          pushNative(ctx.out, nativeLineView(line));
-          await ctx.out.flushIfFull();
-        } else {
-          ctx.warn(where, 'neither a record nor a Common line, skipped');
+          const value = decoded.value as { type?: unknown } | null;
+          if (value && value.type === 'session') {
+            const { session, problems } = cleanSession(value);
+            for (const problem of problems) ctx.warn(where, problem);
+            await start(session);
+          } else if (value && value.type === 'message') {
+            const current = open as OpenSession | null;
+            if (!current) {
+              ctx.warn(where, 'a Common message before any session line, skipped');
+              continue;
+            }
+            let lines: object[];
+            try {
+              lines = current.writer.message(value as CommonMessage);
+            } catch (err) {
+              if (err instanceof ToolError) throw err;
+              throw new ToolError(`${where.src ?? 'stdin'}:${where.n}: ${(err as Error).message}`);
+            }
+            for (const w of current.writer.warnings.splice(0)) ctx.warn(where, w);
+            for (const l of lines) await current.out.write(JSON.stringify(l) + '\n');
+            current.lines += lines.length;
+          } else if (value && typeof value === 'object' && !Array.isArray(value) && !args.install) {
+            // A native session line: as a record of it would be written back, unchanged.
+            if (!noted) ctx.note(`${input.src ?? 'stdin'}: native session lines, not records: written back unchanged`);
+            noted = true;
+            if (open) await close();
+            pushNative(ctx.out, nativeLineView(line));
+            await ctx.out.flushIfFull();
+          } else {
+            ctx.warn(where, 'neither a record nor a Common line, skipped');
+          }
         }
       }
     }

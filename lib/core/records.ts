@@ -6,7 +6,7 @@ import { isUtf8 } from 'node:buffer';
 import { parsePhysicalLine } from '../parse-line.js';
 import { lineEnd, nativeBytes, decodeRecord, recordView, type Harness, type RecordHeader, type RecordView } from '../record.js';
 import { findTopLevelKey, isJsonSpace } from './json-scan.js';
-import { isLongPiece, lineBatches, LONG_LINE, type LongPiece, type PhysicalLine } from './lines.js';
+import { isLongPiece, lineBatches, LONG_LINE, type LongPiece } from './lines.js';
 import type { Output } from './output.js';
 import type { Context } from './run.js';
 
@@ -270,4 +270,3 @@ function isHeader(h: any): h is RecordHeader {
   return h !== null && typeof h === 'object' && typeof h.harness === 'string' && typeof h.kind === 'string' && typeof h.n === 'number';
 }
 
-export type { PhysicalLine };
