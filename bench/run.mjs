@@ -57,37 +57,45 @@ const has = (cmd) => spawnSync('bash', ['-c', `command -v ${cmd}`]).status === 0
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** Run a shell pipeline under GNU time: wall seconds and the largest RSS of its processes. */
+/** Run a shell pipeline under GNU time: wall seconds, CPU seconds of all its processes, and the largest RSS. */
 function measure(pipelineText) {
   // Each stage runs under /usr/bin/time so the peak of every process is seen (workers are threads of theirs).
-  const stages = pipelineText.split(' | ').map((s) => `/usr/bin/time -f "rss %M" -a -o "$T" ${s}`);
-  const script = `T=$(mktemp); start=$(date +%s.%N); ${stages.join(' | ')} > /dev/null; end=$(date +%s.%N); echo "secs $(echo "$end - $start" | bc)"; cat "$T"; rm -f "$T"`;
-  const text = execFileSync('bash', ['-o', 'pipefail', '-c', script], { encoding: 'utf8', maxBuffer: 1 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
+  const stages = pipelineText.split(' | ').map((s) => `/usr/bin/time -f "rss %M cpu %U %S" -a -o "$T" ${s}`);
+  const script = `T=$(mktemp); start=$(date +%s.%N); ${stages.join(' | ')} > /dev/null; st="\${PIPESTATUS[*]}"; end=$(date +%s.%N); echo "status $st"; echo "secs $(echo "$end - $start" | bc)"; cat "$T"; rm -f "$T"`;
+  const text = execFileSync('bash', ['-c', script], { encoding: 'utf8', maxBuffer: 1 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
+  const status = /status (.*)/.exec(text)[1].trim();
+  if (!/^(0 ?)+$/.test(status)) throw new Error(`bench: failed (exit ${status}): ${pipelineText}`);
   const secs = Number(/secs (\S+)/.exec(text)[1]);
   const rss = Math.max(...[...text.matchAll(/rss (\d+)/g)].map((m) => Number(m[1])));
-  return { secs, rssKB: rss };
+  const cpu = [...text.matchAll(/cpu (\S+) (\S+)/g)].reduce((sum, m) => sum + Number(m[1]) + Number(m[2]), 0);
+  return { secs, cpu, rssKB: rss };
 }
 
-/** Median wall time and largest RSS of `runs` runs. */
+/** Median wall time, median CPU time and largest RSS of `runs` runs. */
 function timed(cmd, runs = args.runs) {
   const rs = [];
   for (let i = 0; i < runs; i++) rs.push(measure(cmd));
-  return { secs: median(rs.map((r) => r.secs)), rssMB: Math.max(...rs.map((r) => r.rssKB)) / 1024 };
+  return { secs: median(rs.map((r) => r.secs)), cpu: median(rs.map((r) => r.cpu)), rssMB: Math.max(...rs.map((r) => r.rssKB)) / 1024 };
 }
 
 // The session-store guide's human-prompt recipe, as a filter (-c, no formatting of the output).
-const JQ_PROMPTS = `select(.type=="user" and .isMeta!=true and ((.message.content|type)=="string" or .message.content[0].type=="text")) | select((.message.content|if type=="string" then . else (.[0].text // "") end) | test("^(<task-notification>|<command-name>|<local-command-stdout>|<system-reminder>|This session is being continued)") | not)`;
+// (Pipes written without spaces: measure() cuts a shell pipeline at " | ".)
+const JQ_PROMPTS = `select(.type=="user" and .isMeta!=true and ((.message.content|type)=="string" or .message.content[0].type=="text"))|select((.message.content|if type=="string" then . else (.[0].text // "") end)|test("^(<task-notification>|<command-name>|<local-command-stdout>|<system-reminder>|This session is being continued)")|not)`;
 
 /** Print a table; `against` names the row each ratio is taken against. */
 function table(title, mb, rows) {
   const base = Object.fromEntries(rows.map((r) => [r.name, r]));
   console.log(`\n${title}`);
-  console.log('stage                                        MB/s   vs cat   vs ref  ref            peak RSS MB');
+  // "vs ref" is wall-time speed against the row named in "ref"; "cpu vs ref" compares the
+  // CPU seconds of all processes instead (steadier on a loaded machine; workers add theirs).
+  console.log(`${'stage'.padEnd(46)} ${'MB/s'.padStart(7)} ${'vs cat'.padStart(7)} ${'vs ref'.padStart(7)} ${'cpu vs ref'.padStart(10)}  ${'peak RSS MB'.padStart(11)}  ref`);
   for (const r of rows) {
     const mbps = mb / r.secs;
-    const ref = r.against && base[r.against] ? (base[r.against].secs / r.secs).toFixed(2) : '-';
+    const refRow = r.against ? base[r.against] : undefined;
+    const ref = refRow ? (refRow.secs / r.secs).toFixed(2) : '-';
+    const cpuRef = refRow && r.cpu > 0 ? (refRow.cpu / r.cpu).toFixed(2) : '-';
     console.log(
-      `${r.name.padEnd(42)} ${mbps.toFixed(1).padStart(7)} ${(base.cat.secs / r.secs).toFixed(3).padStart(8)} ${ref.padStart(8)}  ${(r.against ?? '').padEnd(14)} ${r.rssMB.toFixed(1).padStart(11)}`,
+      `${r.name.padEnd(46)} ${mbps.toFixed(1).padStart(7)} ${(base.cat.secs / r.secs).toFixed(3).padStart(7)} ${ref.padStart(7)} ${cpuRef.padStart(10)}  ${r.rssMB.toFixed(1).padStart(11)}  ${r.against ?? ''}`,
     );
   }
 }

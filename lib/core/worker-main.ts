@@ -33,7 +33,7 @@ async function runFile(index: number, file: string): Promise<void> {
   });
   const stderr = new Writable({
     write(chunk: Buffer, _enc, cb) {
-      port.postMessage({ type: 'err', text: chunk.toString('utf8') } satisfies FromWorker);
+      port.postMessage({ type: 'err', index, text: chunk.toString('utf8') } satisfies FromWorker);
       cb();
     },
   });
@@ -48,7 +48,7 @@ port.on('message', (m: ToWorker) => {
     if (inFlight < CREDIT) waiting.shift()?.();
   } else if (m.type === 'file') {
     runFile(m.index, m.file).catch((err) => {
-      port.postMessage({ type: 'err', text: `${ref.name}: internal error: ${err && err.message ? err.message : String(err)}\n` } satisfies FromWorker);
+      port.postMessage({ type: 'err', index: m.index, text: `${ref.name}: internal error: ${err && err.message ? err.message : String(err)}\n` } satisfies FromWorker);
       port.postMessage({ type: 'done', index: m.index, status: 1 } satisfies FromWorker);
     });
   } else port.close();

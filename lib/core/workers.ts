@@ -12,7 +12,7 @@ const CREDIT = 16;
 /** What the main thread sends a worker. */
 export type ToWorker = { type: 'file'; index: number; file: string } | { type: 'ack' } | { type: 'stop' };
 /** What a worker sends back. */
-export type FromWorker = { type: 'out'; index: number; chunk: Uint8Array } | { type: 'err'; text: string } | { type: 'done'; index: number; status: number };
+export type FromWorker = { type: 'out'; index: number; chunk: Uint8Array } | { type: 'err'; index: number; text: string } | { type: 'done'; index: number; status: number };
 
 /** Where the tool's definition is: the module that exports it, and its name. */
 export interface ToolRef {
@@ -22,6 +22,8 @@ export interface ToolRef {
 
 interface Held {
   chunks: { chunk: Uint8Array; worker: Worker }[];
+  /** Messages for stderr, held like stdout so they come in file order as with one thread. */
+  errs: string[];
   done: boolean;
 }
 
@@ -44,7 +46,7 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
   const workers: Worker[] = [];
   const give = (worker: Worker) => {
     if (given < files.length) {
-      held.set(given, { chunks: [], done: false });
+      held.set(given, { chunks: [], errs: [], done: false });
       worker.postMessage({ type: 'file', index: given, file: files[given] } satisfies ToWorker);
       given++;
     } else worker.postMessage({ type: 'stop' } satisfies ToWorker);
@@ -55,7 +57,10 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
     workers.push(worker);
     worker.on('message', (m: FromWorker) => {
       if (m.type === 'out') held.get(m.index)!.chunks.push({ chunk: m.chunk, worker });
-      else if (m.type === 'err') stderr(m.text);
+      else if (m.type === 'err') {
+        if (m.index === next) stderr(m.text);
+        else held.get(m.index)!.errs.push(m.text);
+      }
       else {
         held.get(m.index)!.done = true;
         status = Math.max(status, m.status);
@@ -73,6 +78,7 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
     while (next < files.length) {
       if (failure) throw failure;
       const h = held.get(next);
+      if (h && h.errs.length > 0) for (const text of h.errs.splice(0)) stderr(text);
       if (h && h.chunks.length > 0) {
         const { chunk, worker } = h.chunks.shift()!;
         out.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));

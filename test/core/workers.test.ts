@@ -47,6 +47,7 @@ t.test('tx-parse, tx-filter and tx-common: --jobs 3 writes the same bytes as --j
     t.equal(three.status, one.status, `${tool} ${args.join(' ')}: same status`);
     t.ok(one.stdout.length > 0, `${tool} ${args.join(' ')}: some output`);
     t.ok(three.stdout.equals(one.stdout), `${tool} ${args.join(' ')}: same bytes with workers`);
+    t.equal(three.stderr, one.stderr, `${tool} ${args.join(' ')}: same messages, in file order`);
   }
 });
 
