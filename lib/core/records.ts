@@ -53,7 +53,8 @@ export async function* readRecordStream(ctx: Context, options: ReadOptions = {})
           }
           continue;
         }
-        if (item.bytes.length === 0) continue;
+        // A blank line between records is nothing; among native lines it is a record, as tx-parse makes it.
+        if (item.bytes.length === 0 && !native) continue;
         const record = decodeRecord(item.bytes, options.verify);
         if (record) {
           yield { record, bytes: item.bytes, src, n: item.n };
