@@ -8,9 +8,9 @@ import { ToolError, UsageError, type Context, type Tool } from '../core/run.js';
 import { HomeMasker } from '../redact/home.js';
 import { redactLine } from '../redact/redact-line.js';
 import { TextRedactor, type Redaction } from '../redact/redact-text.js';
-import { defaultRuleSet, parseRulesFile } from '../redact/rules.js';
+import { defaultRuleSet, parseRulesFile, type Rule } from '../redact/rules.js';
+import { secretlintRules } from '../redact/secretlint.js';
 import { Scanner } from '../redact/scan.js';
-import type { Rule } from '../redact/gitleaks.js';
 
 const HELP = `usage: tx-redact [--home] [--rules FILE]... [--report | --report-file FILE] [FILE...]
        tx-redact --check [--report] [FILE...]
@@ -21,7 +21,7 @@ Replace each secret in the string values of NDJSON lines (records from tx-parse,
 Common lines, native session lines) with [REDACTED:<rule>]. Strings holding JSON
 text and base64 that decodes to text are searched too. A line with nothing to
 redact is written back byte for byte; a record keeps its header and 'line' stays
-its last key. Rules: gitleaks' default rules and tx-redact's own.
+its last key. Rules: secretlint's recommended preset and tx-redact's own.
 
       --home              also mask user names in home-directory paths, and those
                           names wherever they appear afterwards
@@ -92,7 +92,7 @@ async function main(ctx: Context): Promise<void> {
   if (typeof args['report-file'] === 'string' && args['report-file'] === '') throw new UsageError('--report-file needs a file name');
   const ruleSet = defaultRuleSet(extraRules(args));
   if (args['list-rules']) {
-    for (const rule of ruleSet.rules) await ctx.out.write(`${rule.id}\n`);
+    for (const id of [...secretlintRules(), ...ruleSet.rules.map((r) => r.id)]) await ctx.out.write(`${id}\n`);
     if (args.home) await ctx.out.write('home\n');
     return;
   }
@@ -115,7 +115,7 @@ async function main(ctx: Context): Promise<void> {
     for await (const input of ctx.inputs()) {
       for await (const line of splitLines(input.stream)) {
         const where = { src: input.src, n: line.n };
-        const result = redactLine(line.bytes, redactor, text);
+        const result = await redactLine(line.bytes, redactor, text);
         if (result.kind === 'skipped') {
           ctx.warn(where, result.why);
           if (!check) await writeLine(ctx, line, line.bytes);

@@ -20,12 +20,16 @@ function isRecordValue(v: any): v is { harness: string; kind: string; n: number;
 }
 
 /** Redact one line; `text` true reads it as plain text even when it is JSON. */
-export function redactLine(bytes: Buffer, redactor: TextRedactor, text: boolean): LineResult {
+export async function redactLine(bytes: Buffer, redactor: TextRedactor, text: boolean): Promise<LineResult> {
   if (!isUtf8(bytes)) return { kind: 'skipped', why: 'not UTF-8, passed through' };
   // latin1 is a cheap view for the pre-filter: the keywords and markers are ASCII.
   const survey = redactor.survey(bytes.toString('latin1'));
   if (survey === null) return { kind: 'same', found: [] };
   const raw = bytes.toString('utf8');
+  return redactor.settle(() => redactOnce(raw, redactor, text, survey));
+}
+
+function redactOnce(raw: string, redactor: TextRedactor, text: boolean, survey: LineSurvey): LineResult {
   if (text) return redactPlain(raw, redactor, survey);
   let value: unknown;
   try {

@@ -1,10 +1,12 @@
 // Redacting one string: the secrets in it, the secrets in the JSON string literals it
 // holds (a tool's input or output that is JSON text), and the secrets in the base64
-// runs it holds that decode to text. Each secret becomes `[REDACTED:<rule>]`.
+// runs it holds that decode to text, found by secretlint's preset and tx-redact's own
+// rules. Each secret becomes `[REDACTED:<rule>]`.
 import { createHash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import type { HomeMasker } from './home.js';
 import { nonOverlapping, type Finding, type Scanner } from './scan.js';
+import { SECRETLINT_HINT, SecretlintFinder } from './secretlint.js';
 
 /** How deep JSON string literals inside strings are decoded: a string in JSON text in a string… */
 export const MAX_JSON_DEPTH = 4;
@@ -48,6 +50,8 @@ const ANY: LineSurvey = { keywords: null };
 
 /** Redacts strings with a scanner (and a home masker under --home), collecting what it replaced. */
 export class TextRedactor {
+  private readonly secretlint = new SecretlintFinder();
+
   constructor(
     private readonly scanner: Scanner,
     private readonly home: HomeMasker | null,
@@ -55,18 +59,34 @@ export class TextRedactor {
 
   /**
    * A look at a raw line's bytes before it is parsed: null when nothing in it can need
-   * redacting (no rule keyword, no base64 run, nothing for --home), else the keywords
-   * its strings can hold (null: any, when \u escapes could spell one).
+   * redacting (no rule keyword or secretlint hint, no base64 run, nothing for --home),
+   * else the keywords its strings can hold (null: any, when escapes could spell one).
    */
   survey(raw: string): LineSurvey | null {
     const keywords = this.scanner.keywordsIn(raw);
-    // A keyword spelled with \u escapes (JSON.stringify never writes printable ASCII so).
-    const escaped = /\\u00[2-7][0-9a-fA-F]/.test(raw);
+    // A keyword spelled with \u escapes (JSON.stringify never writes printable ASCII so), or a '/' written '\/'.
+    const escaped = /\\u00[2-7][0-9a-fA-F]|\\\//.test(raw);
     BASE64_RUN.lastIndex = 0;
-    if (keywords.length > 0 || escaped || this.scanner.hasRulesWithoutKeywords || (this.home !== null && this.home.mayHold(raw)) || BASE64_RUN.test(raw)) {
+    if (keywords.length > 0 || escaped || SECRETLINT_HINT.test(raw) || this.scanner.hasRulesWithoutKeywords || (this.home !== null && this.home.mayHold(raw)) || BASE64_RUN.test(raw)) {
       return { keywords: escaped ? null : keywords };
     }
     return null;
+  }
+
+  /**
+   * Run `pass` (one redaction of a line, with its own `found`) until secretlint knew every
+   * string it asked about: strings it had not linted yet are linted between passes.
+   */
+  async settle<T>(pass: () => T): Promise<T> {
+    try {
+      for (;;) {
+        const result = pass();
+        if (!this.secretlint.pending) return result;
+        await this.secretlint.lintQueued();
+      }
+    } finally {
+      this.secretlint.clear();
+    }
   }
 
   /** `text` with its secrets replaced; each replacement is pushed onto `found`. `survey` is its line's. */
@@ -79,7 +99,10 @@ export class TextRedactor {
   }
 
   private redactDirect(text: string, found: Redaction[], survey: LineSurvey): string {
+    // Own rules first: of two findings of the same secret, the first named stays.
     let hits = this.scanner.find(text, survey.keywords);
+    const linted = this.secretlint.find(text);
+    if (linted.length > 0) hits = nonOverlapping([...hits, ...linted]);
     if (this.home) {
       const names = this.home.find(text);
       if (names.length > 0) hits = nonOverlapping([...hits, ...names]);

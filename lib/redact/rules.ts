@@ -1,16 +1,46 @@
-// The rule set tx-redact scans with: gitleaks' default rules, a few of its own for the
-// secrets that go through agent sessions and that gitleaks' rules miss or only catch in
-// some surroundings, and the rules of a --rules file.
-import { compileGitleaks, compileRule, type Allowlist, type GitleaksRule, type Rule } from './gitleaks.js';
-import { GITLEAKS } from './gitleaks/rules.js';
+// The rules tx-redact scans with besides secretlint's preset: its own, for the secrets
+// that go through agent sessions in any surroundings, and the rules of a --rules file.
+
+/** A rule as written: an id, a JavaScript regex, and gitleaks-style optional fields. */
+export interface RuleSource {
+  id: string;
+  regex: string;
+  keywords?: string[];
+  secretGroup?: number;
+  entropy?: number;
+}
+
+/** A rule ready to scan: its regex is global and has match indices. */
+export interface Rule {
+  id: string;
+  regex: RegExp;
+  /** Lower-case words, one of which must be in a text for the rule to run; empty: always runs. */
+  keywords: string[];
+  /** The group that is the secret (0: the first non-empty group, else the whole match). */
+  secretGroup: number;
+  /** Secrets with Shannon entropy at or below this are not secrets (0: no threshold). */
+  entropy: number;
+}
+
+/** Compile a rule; a leading `(?i)` (as gitleaks writes it) makes the regex case-insensitive. */
+export function compileRule(r: RuleSource): Rule {
+  const insensitive = r.regex.startsWith('(?i)');
+  return {
+    id: r.id,
+    regex: new RegExp(insensitive ? r.regex.slice(4) : r.regex, insensitive ? 'gdi' : 'gd'),
+    keywords: (r.keywords ?? []).map((k) => k.toLowerCase()),
+    secretGroup: r.secretGroup ?? 0,
+    entropy: r.entropy ?? 0,
+  };
+}
 
 /**
- * tx-redact's own rules, in gitleaks' format. gitleaks' anthropic and openai rules want
- * the exact length of one key generation and a quote or space after it, its jwt rule a
- * quote or space after the token, and its private-key rule the END line; these take the
- * same secrets in any surroundings, truncated private keys, and passwords in URLs.
+ * tx-redact's own rules. secretlint's anthropic and openai rules want the exact length
+ * of one key generation, its private-key rule the END line, and it has no JWT rule;
+ * these take the same secrets in any surroundings, truncated private keys, and
+ * passwords in any URL scheme.
  */
-export const OWN_RULES: GitleaksRule[] = [
+export const OWN_RULES: RuleSource[] = [
   { id: 'anthropic-key', regex: '\\bsk-ant-(?:api|admin|oat|ort|sid)[0-9]{2}-[A-Za-z0-9_-]{20,}', keywords: ['sk-ant-'] },
   { id: 'openai-key', regex: '\\bsk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|\\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|\\bsk-[A-Za-z0-9]{48}\\b', keywords: ['sk-'] },
   { id: 'json-web-token', regex: '\\beyJ[A-Za-z0-9_-]{10,}\\.eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{10,}', keywords: ['eyj'] },
@@ -28,32 +58,20 @@ export const OWN_RULES: GitleaksRule[] = [
   },
 ];
 
-/** A set of rules with the global allowlist they share. */
+/** A set of rules run by tx-redact's own engine. */
 export interface RuleSet {
   rules: Rule[];
-  allowlist: Allowlist;
-  /** Where the gitleaks rules come from (for --list-rules and the report). */
-  gitleaksVersion: string;
 }
 
-/** Rules that name a secret only when no rule for its kind of secret does. */
-const CATCH_ALL = new Set(['generic-api-key']);
-
-/**
- * gitleaks' rules, then tx-redact's, then gitleaks' catch-all, then `extra`: a secret two
- * rules find is named by the first, so a GitHub token is `github-pat`, not a generic key.
- */
+/** tx-redact's own rules, then `extra` (a --rules file's). */
 export function defaultRuleSet(extra: Rule[] = []): RuleSet {
-  const gitleaks = compileGitleaks(GITLEAKS);
-  const own = OWN_RULES.map((r) => compileRule(r)!);
-  const specific = gitleaks.rules.filter((r) => !CATCH_ALL.has(r.id));
-  const catchAll = gitleaks.rules.filter((r) => CATCH_ALL.has(r.id));
-  return { rules: [...specific, ...own, ...catchAll, ...extra], allowlist: gitleaks.allowlist, gitleaksVersion: GITLEAKS.version };
+  return { rules: [...OWN_RULES.map(compileRule), ...extra] };
 }
 
 /**
  * Read a --rules file: one JSON object a line, `{"id":…,"regex":…}` with optional
- * `keywords`, `secretGroup`, `entropy` (gitleaks' fields); blank lines and lines
+ * `keywords`, `secretGroup`, `entropy` (the fields of gitleaks' rules; the regex is
+ * JavaScript's, a leading `(?i)` accepted); blank lines and lines
  * starting with `#` are skipped. Throws an Error naming the line that is wrong.
  */
 export function parseRulesFile(text: string, name: string): Rule[] {
@@ -74,14 +92,14 @@ export function parseRulesFile(text: string, name: string): Rule[] {
     if (value.keywords !== undefined && !(Array.isArray(value.keywords) && value.keywords.every((k: unknown) => typeof k === 'string' && k !== ''))) throw new Error(`${where}: "keywords" must be a list of non-empty strings`);
     if (value.secretGroup !== undefined && !(Number.isInteger(value.secretGroup) && value.secretGroup >= 0)) throw new Error(`${where}: "secretGroup" must be a whole number`);
     if (value.entropy !== undefined && typeof value.entropy !== 'number') throw new Error(`${where}: "entropy" must be a number`);
-    let rule: Rule | null;
+    let rule: Rule;
     try {
       rule = compileRule({ id: value.id, regex: value.regex, keywords: value.keywords, secretGroup: value.secretGroup, entropy: value.entropy });
     } catch (err) {
       throw new Error(`${where}: bad regex: ${(err as Error).message}`);
     }
-    if (rule!.regex.test('')) throw new Error(`${where}: the regex matches the empty string`);
-    rules.push(rule!);
+    if (rule.regex.test('')) throw new Error(`${where}: the regex matches the empty string`);
+    rules.push(rule);
   }
   return rules;
 }

@@ -1,6 +1,8 @@
-// Finding the secrets in one text with a rule set, the way gitleaks' detector does.
-import type { Allowlist, Rule } from './gitleaks.js';
-import type { RuleSet } from './rules.js';
+// Finding the secrets in one text with tx-redact's own rules and a --rules file's: a rule
+// runs on a text only when one of its keywords is in it; the secret is the rule's
+// secretGroup, else its first non-empty group, else the whole match; a secret at or
+// below the rule's entropy is dropped (the meaning of these fields in gitleaks' rules).
+import type { Rule, RuleSet } from './rules.js';
 
 /** One secret in a text: where it is, the rule that found it, and the secret itself. */
 export interface Finding {
@@ -10,7 +12,7 @@ export interface Finding {
   secret: string;
 }
 
-/** Shannon entropy of a text in bits per character (gitleaks' measure). */
+/** Shannon entropy of a text in bits per character. */
 export function shannonEntropy(text: string): number {
   if (text.length === 0) return 0;
   const counts = new Map<string, number>();
@@ -95,7 +97,7 @@ export class Scanner {
     const rules = this.candidates(text, among);
     if (rules.length === 0) return [];
     const found: Finding[] = [];
-    for (const rule of rules) findByRule(text, rule, this.ruleSet.allowlist, found);
+    for (const rule of rules) findByRule(text, rule, found);
     return nonOverlapping(found);
   }
 }
@@ -119,33 +121,9 @@ export function nonOverlapping(found: Finding[]): Finding[] {
   return kept;
 }
 
-const LEAD_CHAR = /[\w.-]/;
 const PLACEHOLDER = /^\[REDACTED:[^\]]*\]$/;
 
-function lineAround(text: string, start: number, end: number): string {
-  const from = text.lastIndexOf('\n', start - 1) + 1;
-  const to = text.indexOf('\n', end);
-  return text.slice(from, to < 0 ? text.length : to);
-}
-
-function allowed(lists: Allowlist[], secret: string, match: string, line: () => string): boolean {
-  for (const a of lists) {
-    const target = a.target === 'match' ? match : a.target === 'line' ? line() : secret;
-    const regexHit = target !== '' && a.regexes.some((r) => r.test(target));
-    const lower = secret.toLowerCase();
-    const stopHit = secret !== '' && a.stopwords.some((w) => lower.includes(w));
-    if (a.all) {
-      const checks: boolean[] = [];
-      if (a.hasPaths) checks.push(false);
-      if (a.regexes.length > 0) checks.push(regexHit);
-      if (a.stopwords.length > 0) checks.push(stopHit);
-      if (checks.length > 0 && checks.every(Boolean)) return true;
-    } else if (regexHit || stopHit) return true;
-  }
-  return false;
-}
-
-function findByRule(text: string, rule: Rule, global: Allowlist, found: Finding[]): void {
+function findByRule(text: string, rule: Rule, found: Finding[]): void {
   const re = rule.regex;
   re.lastIndex = 0;
   let m: RegExpExecArray | null;
@@ -154,10 +132,9 @@ function findByRule(text: string, rule: Rule, global: Allowlist, found: Finding[
       re.lastIndex++;
       continue;
     }
-    // gitleaks trims newlines off a match's ends.
+    // A match's line ends are not part of the secret.
     let mStart = m.index;
     let mEnd = m.index + m[0].length;
-    for (let k = 0; k < rule.lead && mStart > 0 && LEAD_CHAR.test(text[mStart - 1]); k++) mStart--;
     while (mStart < mEnd && text[mStart] === '\n') mStart++;
     while (mEnd > mStart && text[mEnd - 1] === '\n') mEnd--;
     let start = mStart;
@@ -173,9 +150,6 @@ function findByRule(text: string, rule: Rule, global: Allowlist, found: Finding[
     // What an inner pass (JSON text, base64) already replaced is not found again.
     if (PLACEHOLDER.test(secret)) continue;
     if (rule.entropy > 0 && shannonEntropy(secret) <= rule.entropy) continue;
-    const match = text.slice(mStart, mEnd);
-    const line = () => lineAround(text, mStart, mEnd);
-    if (allowed([global], secret, match, line) || allowed(rule.allowlists, secret, match, line)) continue;
     found.push({ start, end, rule: rule.id, secret });
   }
 }

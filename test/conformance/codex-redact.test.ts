@@ -14,7 +14,7 @@ import { recordedCodexRollouts, resumeRollout } from '../harness/codex/index.js'
 
 const skip = conformanceSkip();
 const bin = (name: string) => path.join(repoRoot(), 'build', 'bin', `${name}.js`);
-// Made-up secrets of two shapes: a GitHub token (gitleaks' rule) and a database password (tx-redact's).
+// Made-up secrets of two shapes: a GitHub token (secretlint's rule) and a database password (tx-redact's).
 const TOKEN = 'ghp_Zr4TgH8kQ2wX7mN1pL5vB9cD3fJ6sA0eYuIo';
 const PASSWORD = 'Xq9fT2vLm8RwK3pZ';
 const PLANTED = ` (use token ${TOKEN} and postgres://app:${PASSWORD}@db.internal/app)`;
@@ -108,7 +108,7 @@ for (const rollout of recordedCodexRollouts()) {
     const copy = await resumeRollout(redactedFile);
     t.equal(copy.found, true, 'the client loads the redacted rollout');
     if (!copy.found) return;
-    const expected = JSON.parse(JSON.stringify(comparable(original.input, text)).split(TOKEN).join('[REDACTED:github-pat]').split(PASSWORD).join('[REDACTED:url-password]'));
+    const expected = JSON.parse(JSON.stringify(comparable(original.input, text)).split(TOKEN).join('[REDACTED:github]').split(PASSWORD).join('[REDACTED:url-password]'));
     t.same(comparable(copy.input, redactedText), expected, 'the same input, each secret replaced by its placeholder');
     t.notOk(JSON.stringify(copy.request).includes(TOKEN), 'the client sends no planted secret');
   });

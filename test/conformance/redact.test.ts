@@ -19,7 +19,7 @@ import { corpusFiles } from '../helpers.js';
 const skip = conformanceSkip();
 const root = repoRoot();
 const bin = (name: string) => path.join(root, 'build', 'bin', `${name}.js`);
-// Made-up secrets of two shapes: a GitHub token (gitleaks' rule) and a database password (tx-redact's).
+// Made-up secrets of two shapes: a GitHub token (secretlint's rule) and a database password (tx-redact's).
 const TOKEN = 'ghp_Zr4TgH8kQ2wX7mN1pL5vB9cD3fJ6sA0eYuIo';
 const PASSWORD = 'Xq9fT2vLm8RwK3pZ';
 const PLANTED = ` (use token ${TOKEN} and postgres://app:${PASSWORD}@db.internal/app)`;
@@ -112,7 +112,7 @@ for (const fixture of recordedFixtures().filter((f) => f.kind === 'session' && S
     const copy = await resumeConversation(redactedFile);
     t.equal(copy.found, true, 'the client loads the redacted session');
     if (!copy.found) return;
-    const expected = JSON.parse(JSON.stringify(original.messages).split(TOKEN).join('[REDACTED:github-pat]').split(PASSWORD).join('[REDACTED:url-password]'));
+    const expected = JSON.parse(JSON.stringify(original.messages).split(TOKEN).join('[REDACTED:github]').split(PASSWORD).join('[REDACTED:url-password]'));
     t.same(shape(copy.messages), shape(original.messages), 'the same roles and blocks');
     t.same(copy.messages, expected, 'the same messages, each secret replaced by its placeholder');
     t.notOk(JSON.stringify(copy.request).includes(TOKEN), 'the client sends no planted secret');

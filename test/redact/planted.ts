@@ -22,48 +22,49 @@ const LOWER = 'abcdefghijklmnopqrstuvwxyz';
 const DIGITS = '0123456789';
 const ALNUM = UPPER + LOWER + DIGITS;
 
-/** The shapes of each claimed rule's secrets: the rules that may name it, and a maker. */
-export function secretShapes(random: () => number): Array<{ rules: string[]; make: () => string }> {
+/** The shapes of each claimed rule's secrets: the rules that may name it, a maker, and the text around it (default `token SECRET `). */
+export function secretShapes(random: () => number): Array<{ rules: string[]; make: () => string; context?: (secret: string) => string }> {
   const pick = (alphabet: string, n: number) => {
     let s = '';
     for (let i = 0; i < n; i++) s += alphabet[Math.floor(random() * alphabet.length)];
     return s;
   };
   const b64url = (text: string) => Buffer.from(text).toString('base64url');
+  const pem = (kind: string) => {
+    // secretlint's private-key rule wants a body that starts as DER or OpenSSH keys do.
+    const body: string[] = ['MIIEowIBAAKCAQEA' + pick(ALNUM + '+/', 48)];
+    for (let i = 0; i < 5; i++) body.push(pick(ALNUM + '+/', 64));
+    return `-----BEGIN ${kind}PRIVATE KEY-----\n${body.join('\n')}\n-----END ${kind}PRIVATE KEY-----`;
+  };
+  // A 1Password service-account token is base64 JSON that must end `fQ==` (a '}' alone in its last group).
+  const onePassword = () => {
+    let json = JSON.stringify({ email: `${pick(LOWER, 12)}@1passwordserviceaccounts.lcl`, muk: { alg: 'A256GCM', k: pick(ALNUM, 43) }, secretKey: pick(ALNUM, 34) }).slice(0, -1);
+    while ((json.length + 1) % 3 !== 1) json += ' ';
+    return Buffer.from(json + '}').toString('base64');
+  };
   return [
-    { rules: ['anthropic-api-key', 'anthropic-key'], make: () => `sk-ant-api03-${pick(ALNUM + '_-', 93)}AA` },
+    { rules: ['anthropic', 'anthropic-key'], make: () => `sk-ant-api03-${pick(ALNUM + '_-', 93)}AA` },
     { rules: ['anthropic-key'], make: () => `sk-ant-oat01-${pick(ALNUM + '_-', 80)}` },
-    { rules: ['openai-api-key', 'openai-key'], make: () => `sk-proj-${pick(ALNUM + '_-', 74)}T3BlbkFJ${pick(ALNUM + '_-', 74)}` },
+    { rules: ['openai', 'openai-key'], make: () => `sk-proj-${pick(ALNUM + '_-', 73)}x${'T3BlbkFJ'}${pick(ALNUM + '_-', 73)}x` },
     { rules: ['openai-key'], make: () => `sk-${pick(ALNUM, 48)}` },
-    { rules: ['aws-access-token'], make: () => `AKIA${pick(UPPER + '234567', 16)}` },
-    { rules: ['github-pat'], make: () => `ghp_${pick(ALNUM, 36)}` },
-    { rules: ['gitlab-pat'], make: () => `glpat-${pick(ALNUM, 20)}` },
-    { rules: ['slack-bot-token'], make: () => `xoxb-${pick(DIGITS, 12)}-${pick(DIGITS, 13)}-${pick(ALNUM, 24)}` },
-    { rules: ['stripe-access-token'], make: () => `sk_live_${pick(ALNUM, 32)}` },
-    { rules: ['npm-access-token'], make: () => `npm_${pick(LOWER + DIGITS, 36)}` },
-    { rules: ['gcp-api-key'], make: () => `AIza${pick(ALNUM + '_-', 35)}` },
-    { rules: ['huggingface-access-token'], make: () => `hf_${pick(LOWER + UPPER, 34)}` },
-    { rules: ['sendgrid-api-token'], make: () => `SG.${pick(ALNUM, 22)}.${pick(ALNUM, 43)}` },
-    {
-      rules: ['jwt', 'json-web-token'],
-      make: () => `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64url(JSON.stringify({ sub: pick(DIGITS, 10), name: pick(LOWER, 8), iat: 1700000000 }))}.${pick(ALNUM + '_-', 43)}`,
-    },
-    {
-      rules: ['private-key', 'private-key-block'],
-      make: () => {
-        const body: string[] = [];
-        for (let i = 0; i < 6; i++) body.push(pick(ALNUM + '+/', 64));
-        return `-----BEGIN RSA PRIVATE KEY-----\n${body.join('\n')}\n-----END RSA PRIVATE KEY-----`;
-      },
-    },
-    { rules: ['url-password'], make: () => pick(LOWER + DIGITS, 6) + pick(ALNUM, 14) },
+    { rules: ['aws'], make: () => `AKIA${pick(UPPER + '234567', 16)}` },
+    { rules: ['aws'], make: () => pick(ALNUM, 40), context: (s: string) => `AWS_SECRET_ACCESS_KEY=${s}` },
+    { rules: ['github'], make: () => `ghp_${pick(ALNUM, 36)}` },
+    { rules: ['github'], make: () => `github_pat_${pick(ALNUM, 22)}_${pick(ALNUM, 59)}` },
+    { rules: ['slack'], make: () => `xoxb-${pick(DIGITS, 12)}-${pick(DIGITS, 13)}-${pick(ALNUM, 24)}` },
+    { rules: ['slack'], make: () => `https://hooks.slack.com/services/T${pick(UPPER + DIGITS, 10)}/B${pick(UPPER + DIGITS, 10)}/${pick(ALNUM, 24)}` },
+    { rules: ['sendgrid'], make: () => `SG.${pick(ALNUM, 22)}.${pick(ALNUM, 43)}` },
+    { rules: ['shopify'], make: () => `shpat_${pick('0123456789abcdef', 32)}` },
+    { rules: ['npm'], make: () => `npm_${pick(LOWER + DIGITS, 36)}` },
+    { rules: ['linear'], make: () => `lin_api_${pick(ALNUM, 40)}` },
+    { rules: ['1password'], make: () => `ops_${onePassword()}` },
+    { rules: ['json-web-token'], make: () => `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64url(JSON.stringify({ sub: pick(DIGITS, 10), name: pick(LOWER, 8), iat: 1700000000 }))}.${pick(ALNUM + '_-', 43)}` },
+    { rules: ['private-key', 'private-key-block'], make: () => pem('RSA ') },
+    { rules: ['private-key', 'private-key-block'], make: () => pem('') },
+    { rules: ['url-password', 'database'], make: () => pick(LOWER + DIGITS, 6) + pick(ALNUM, 14), context: (s: string) => `DATABASE_URL=postgres://app:${s}@db.internal:5432/prod` },
+    { rules: ['url-password', 'database'], make: () => pick(LOWER + DIGITS, 6) + pick(ALNUM, 14), context: (s: string) => `MONGO_URL=mongodb+srv://app:${s}@cluster0.example.net/prod` },
+    { rules: ['url-password', 'basic-auth'], make: () => pick(LOWER + DIGITS, 6) + pick(ALNUM, 14), context: (s: string) => `git remote add origin https://deploy:${s}@git.example.com/app.git` },
   ];
-}
-
-/** The text around a secret of a rule, so that the rule's surroundings are as in real use. */
-function inContext(rules: string[], secret: string): string {
-  if (rules.includes('url-password')) return `DATABASE_URL=postgres://app:${secret}@db.internal:5432/prod`;
-  return `token ${secret} `;
 }
 
 /** Native Claude Code lines with `count` planted secrets of every shape in every place. */
@@ -78,7 +79,7 @@ export function plantedSession(seed: number, rounds = 3): { lines: string[]; pla
     for (const shape of shapes) {
       for (const place of PLACES) {
         const secret = shape.make();
-        const text = inContext(shape.rules, secret);
+        const text = shape.context ? shape.context(secret) : `token ${secret} `;
         planted.push({ rules: shape.rules, place, secret });
         let line: unknown;
         switch (place) {
