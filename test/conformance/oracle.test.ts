@@ -17,12 +17,24 @@ interface Msg {
 }
 const texts = (messages: unknown[]): string => JSON.stringify(messages);
 
+/**
+ * The messages less the client's own role:"system" entries: the environment it runs in
+ * and, after the new prompt, an "# Environment" update whenever the cwd, the OS version
+ * or the date differ from the recording's (on another machine or another day, always).
+ */
+function conversationOf(messages: Msg[]): Msg[] {
+  return messages.filter((m) => m.role !== 'system');
+}
+
 t.test('the oracle finds a recorded session and returns the conversation the CLI rebuilt from it', { skip }, async (t) => {
   if (!plain) return t.fail('fixtures/recorded/plain is missing: run npm run record');
   const r = await resumeConversation(plain.file);
   t.equal(r.found, true, 'found');
   if (!r.found) return;
-  const msgs = r.messages as Msg[];
+  const all = r.messages as Msg[];
+  const last = all.at(-1);
+  if (last?.role === 'system') t.match(texts([last]), /# Environment/, 'what follows the prompt, if anything, is the client\'s environment update');
+  const msgs = conversationOf(all);
   t.ok(texts(msgs).includes('Hello, who are you?'), 'first prompt is in the messages');
   t.ok(texts(msgs).includes('What did I ask you before?'), 'the prompt of the --resume run is in the messages');
   t.ok(texts(msgs).includes('Hello! I am a mock assistant.'), 'assistant text is in the messages');
