@@ -35,14 +35,7 @@ export class ClaudeSessionConverter implements SessionConverter {
       compacted: () => {
         this.activeFrom = this.spool.size;
       },
-      preserved: (uuids: Set<string>, anchor: string) => {
-        const hits = this.chain?.find(uuids, this.activeFrom) ?? [];
-        if (hits.length === 0) return;
-        // The segment is contiguous: from its first message to its last.
-        const start = this.spool.size;
-        this.spool.write(this.spool.slice(hits[0].start, hits[hits.length - 1].end));
-        this.chain?.message(start, this.spool.size, [], anchor);
-      },
+      preserved: (uuids: Set<string>, anchor: string) => this.chain?.preserve(uuids, anchor, this.activeFrom),
     });
   }
 

@@ -11,6 +11,8 @@ const PIECE = 64 * 1024;
 /** Bytes held back in order, readable again from any offset. */
 export class Spool {
   private parts: Buffer[] = [];
+  /** Where each part starts (parts are held in memory only until the first spill). */
+  private starts: number[] = [];
   private memory = 0;
   private dir: string | null = null;
   private fd: number | null = null;
@@ -22,35 +24,55 @@ export class Spool {
   /** Add bytes at the end. */
   write(data: Buffer | string): void {
     const buf = typeof data === 'string' ? Buffer.from(data) : data;
-    this.size += buf.length;
     if (this.fd === null && this.memory + buf.length <= this.memoryLimit) {
       this.parts.push(buf);
+      this.starts.push(this.size);
       this.memory += buf.length;
+      this.size += buf.length;
       return;
     }
+    this.size += buf.length;
     if (this.fd === null) {
       this.dir = mkdtempSync(path.join(tmpdir(), 'txcript-'));
       this.fd = openSync(path.join(this.dir, 'spool'), 'w+');
       for (const part of this.parts) writeAll(this.fd, part);
       this.parts = [];
+      this.starts = [];
       this.memory = 0;
     }
     writeAll(this.fd, buf);
   }
 
   /** The held bytes from `from` on, in pieces of at most 64 KB. */
-  *read(from = 0): Generator<Buffer> {
+  read(from = 0): Generator<Buffer> {
+    return this.range(from, this.size);
+  }
+
+  /**
+   * The held bytes from `start` to `end`, in pieces of at most 64 KB. Costs what it
+   * returns (plus a binary search): a caller reading many small ranges stays linear.
+   */
+  *range(start: number, end: number): Generator<Buffer> {
+    end = Math.min(end, this.size);
+    if (start >= end) return;
     if (this.fd === null) {
-      let at = 0;
-      for (const part of this.parts) {
-        const end = at + part.length;
-        if (end > from) yield from > at ? part.subarray(from - at) : part;
-        at = end;
+      let lo = 0;
+      let hi = this.starts.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (this.starts[mid] <= start) lo = mid;
+        else hi = mid - 1;
+      }
+      for (let i = lo; i < this.parts.length && this.starts[i] < end; i++) {
+        const part = this.parts[i];
+        const from = Math.max(0, start - this.starts[i]);
+        const to = Math.min(part.length, end - this.starts[i]);
+        for (let at = from; at < to; at += PIECE) yield part.subarray(at, Math.min(to, at + PIECE));
       }
       return;
     }
-    for (let at = from; at < this.size; ) {
-      const buf = Buffer.allocUnsafe(Math.min(PIECE, this.size - at));
+    for (let at = start; at < end; ) {
+      const buf = Buffer.allocUnsafe(Math.min(PIECE, end - at));
       const got = readSync(this.fd, buf, 0, buf.length, at);
       if (got <= 0) return;
       yield buf.subarray(0, got);
@@ -58,25 +80,10 @@ export class Spool {
     }
   }
 
-  /** The held bytes from `start` to `end`, in pieces of at most 64 KB. */
-  *range(start: number, end: number): Generator<Buffer> {
-    let size = 0;
-    for (const piece of this.read(start)) {
-      const want = Math.min(piece.length, end - start - size);
-      if (want <= 0) return;
-      yield want === piece.length ? piece : piece.subarray(0, want);
-      size += want;
-    }
-  }
-
-  /** A copy of the held bytes from `start` to `end` (a small range: it is built in memory). */
-  slice(start: number, end: number): Buffer {
-    return Buffer.concat([...this.range(start, end)].map((p) => Buffer.from(p)));
-  }
-
   /** Forget everything held and remove the temporary file. */
   clear(): void {
     this.parts = [];
+    this.starts = [];
     this.memory = 0;
     this.size = 0;
     if (this.fd !== null) closeSync(this.fd);

@@ -174,3 +174,33 @@ t.test('a reader that goes away early ends it quietly (EPIPE): exit 0, nothing o
   t.equal(r.stdout.trim(), '0');
   t.equal(r.stderr, '');
 });
+
+/** A session of `rounds` compactions, each keeping everything from the first prompt to its last message (preservedSegment head..tail). */
+function manyCompactions(rounds: number): string {
+  const boundary = (uuid: string, tail: string, anchor: string) =>
+    line({ type: 'system', subtype: 'compact_boundary', sessionId: 'C', uuid, parentUuid: null, logicalParentUuid: tail, timestamp: '2026-03-01T10:00:02.000Z', compactMetadata: { trigger: 'auto', preservedSegment: { headUuid: 'c0', anchorUuid: anchor, tailUuid: tail } } });
+  const summary = (uuid: string, parent: string) =>
+    line({ type: 'user', sessionId: 'C', uuid, parentUuid: parent, isCompactSummary: true, timestamp: '2026-03-01T10:00:03.000Z', message: { role: 'user', content: `summary ${uuid}` } });
+  let native = u('C', 'c0', null, 'first');
+  let last = 'c0';
+  for (let i = 1; i <= rounds; i++) {
+    native += a('C', `c${i}a`, last, `m${i}`, `answer ${i}`);
+    native += boundary(`b${i}`, `c${i}a`, `k${i}`) + summary(`k${i}`, `b${i}`);
+    native += u('C', `c${i}`, `k${i}`, `prompt ${i}`);
+    last = `c${i}`;
+  }
+  return native + a('C', 'end', last, 'mend', 'done');
+}
+
+t.test('--active after many compactions that each keep the whole history: every message comes out once, never copies of copies', async (t) => {
+  const rounds = 24;
+  const r = await common(manyCompactions(rounds), ['--active']);
+  t.equal(r.status, 0);
+  const ids = r.lines.filter((l) => l.type === 'message').map((l) => l.id);
+  t.equal(new Set(ids).size, ids.length, 'no message twice');
+  // The last compaction's summary, then what it kept (c0 to m24: the whole file so far, earlier summaries included), then the last prompt and answer.
+  t.equal(ids.length, 3 * rounds + 2, 'the summary, the kept history, the last prompt and answer');
+  t.same(ids.slice(0, 4), [`k${rounds}`, 'c0', 'm1', 'k1'], 'the summary, then the kept segment from its head, in order');
+  t.same(ids.slice(-3), [`m${rounds}`, `c${rounds}`, 'mend'], 'the segment ends at its tail; what followed the summary comes after it');
+  t.ok(r.stdout.length < 4 * Buffer.byteLength(manyCompactions(rounds)), `output (${r.stdout.length} bytes) stays within a small multiple of the input`);
+});

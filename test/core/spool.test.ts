@@ -13,8 +13,13 @@ t.test('bytes read back the same from any offset, in memory and after spilling t
     const text = parts.join('');
     t.equal(spool.size, Buffer.byteLength(text), `size (limit ${limit})`);
     for (const from of [0, 1, 6, 7, 15, text.length - 1, text.length]) t.equal(all(spool.read(from)), text.slice(from), `read from ${from} (limit ${limit})`);
-    t.equal(spool.slice(6, 11).toString(), 'beta\n', `slice (limit ${limit})`);
+    t.equal(all(spool.range(6, 11)), 'beta\n', `range (limit ${limit})`);
     t.equal(all(spool.range(0, 6)), 'alpha\n', `range (limit ${limit})`);
+    for (const [a, b] of [[0, text.length], [3, 9], [11, 17], [17, 70_000], [16, text.length - 1], [5, 5], [9, 3], [0, text.length + 10]]) {
+      const pieces = [...spool.range(a, b)];
+      t.equal(Buffer.concat(pieces).toString(), text.slice(a, Math.max(a, b)), `range ${a}..${b} (limit ${limit})`);
+      t.ok(pieces.every((p) => p.length > 0 && p.length <= 64 * 1024), `range ${a}..${b} comes in pieces of at most 64 KB (limit ${limit})`);
+    }
     spool.clear();
     t.equal(spool.size, 0);
     t.equal(all(spool.read()), '');
