@@ -2,6 +2,7 @@
 // thing that grows with the session is a small entry per API message (its id, model
 // and four token counts), needed because Claude Code repeats a message's usage on
 // each of its streamed lines and the last one is right (see usage.ts).
+import { entry, keyed, tally } from '../core/keyed.js';
 import type { RecordHeader } from '../record.js';
 import { hookEvidence } from './hooks.js';
 import { KNOWN_ATTACHMENT_TYPES, KNOWN_FIELDS, KNOWN_LINE_TYPES, KNOWN_SYSTEM_SUBTYPES } from './known.js';
@@ -11,12 +12,10 @@ import { SUBAGENT_TOOLS } from './views.js';
 type Counts = Record<string, number>;
 type ByVersion = Record<string, Counts>;
 
-function bump(counts: Counts, key: string, by = 1): void {
-  counts[key] = (counts[key] ?? 0) + by;
-}
+const bump = tally;
 
 function bumpByVersion(table: ByVersion, key: string, version: string): void {
-  bump((table[key] ??= {}), version);
+  bump(entry(table, key, keyed<number>), version);
 }
 
 // Envelope fields every conversational line is expected to carry.
@@ -33,24 +32,24 @@ export class SessionStats {
   private firstMs = Infinity;
   private lastMs = -Infinity;
   lines = 0;
-  kinds: Counts = {};
+  kinds: Counts = keyed();
   typed = 0;
   queued = 0;
-  toolCalls: Counts = {};
+  toolCalls: Counts = keyed();
   toolErrors = 0;
-  skills: Counts = {};
-  subagents: Counts = {};
-  hooks = { ok: 0, failed: 0, progress: 0, stop_summaries: 0, by_name: {} as Record<string, { ok: number; failed: number; progress: number }> };
-  compactions: Counts = {};
+  skills: Counts = keyed();
+  subagents: Counts = keyed();
+  hooks = { ok: 0, failed: 0, progress: 0, stop_summaries: 0, by_name: keyed<{ ok: number; failed: number; progress: number }>() };
+  compactions: Counts = keyed();
   models = new Set<string>();
   versions = new Set<string>();
   private messages = new Map<string, { model: string; tokens: Tokens }>();
   private anonymousMessages: { model: string; tokens: Tokens }[] = [];
-  unknownLineTypes: ByVersion = {};
-  unknownAttachmentTypes: ByVersion = {};
-  unknownSystemSubtypes: ByVersion = {};
-  unknownFields: ByVersion = {};
-  missing: Counts = {};
+  unknownLineTypes: ByVersion = keyed();
+  unknownAttachmentTypes: ByVersion = keyed();
+  unknownSystemSubtypes: ByVersion = keyed();
+  unknownFields: ByVersion = keyed();
+  missing: Counts = keyed();
   invalidLines = 0;
 
   constructor(session: string | null) {
@@ -146,16 +145,16 @@ export class SessionStats {
       return;
     }
     const name = h.hookName ?? h.hookEvent ?? '(none)';
-    const entry = (this.hooks.by_name[name] ??= { ok: 0, failed: 0, progress: 0 });
+    const hook = entry(this.hooks.by_name, name, () => ({ ok: 0, failed: 0, progress: 0 }));
     if (h.type === 'hook_progress') {
       this.hooks.progress++;
-      entry.progress++;
+      hook.progress++;
     } else if (h.failed) {
       this.hooks.failed++;
-      entry.failed++;
+      hook.failed++;
     } else if (h.run) {
       this.hooks.ok++;
-      entry.ok++;
+      hook.ok++;
     }
   }
 
@@ -172,7 +171,7 @@ export class SessionStats {
     for (const [k, v] of Object.entries(other.subagents)) bump(this.subagents, k, v);
     for (const key of ['ok', 'failed', 'progress', 'stop_summaries'] as const) this.hooks[key] += other.hooks[key];
     for (const [name, e] of Object.entries(other.hooks.by_name)) {
-      const mine = (this.hooks.by_name[name] ??= { ok: 0, failed: 0, progress: 0 });
+      const mine = entry(this.hooks.by_name, name, () => ({ ok: 0, failed: 0, progress: 0 }));
       mine.ok += e.ok;
       mine.failed += e.failed;
       mine.progress += e.progress;
@@ -188,7 +187,7 @@ export class SessionStats {
       [this.unknownSystemSubtypes, other.unknownSystemSubtypes],
       [this.unknownFields, other.unknownFields],
     ] as const) {
-      for (const [k, byVersion] of Object.entries(from)) for (const [v, n] of Object.entries(byVersion)) bump((table[k] ??= {}), v, n);
+      for (const [k, byVersion] of Object.entries(from)) for (const [v, n] of Object.entries(byVersion)) bump(entry(table, k, keyed<number>), v, n);
     }
     for (const [k, v] of Object.entries(other.missing)) bump(this.missing, k, v);
     this.invalidLines += other.invalidLines;
@@ -199,10 +198,10 @@ export class SessionStats {
   /** The summary object tx-stats writes (tx-stats(1) documents each field). */
   summary(): Record<string, unknown> {
     const total = zeroTokens();
-    const byModel: Record<string, Tokens & { messages: number }> = {};
+    const byModel = keyed<Tokens & { messages: number }>();
     for (const e of [...this.messages.values(), ...this.anonymousMessages]) {
       addTokens(total, e.tokens);
-      const m = (byModel[e.model] ??= { ...zeroTokens(), messages: 0 });
+      const m = entry(byModel, e.model, () => ({ ...zeroTokens(), messages: 0 }));
       for (const f of TOKEN_FIELDS) m[f] += e.tokens[f];
       m.messages++;
     }

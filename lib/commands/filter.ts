@@ -270,6 +270,7 @@ export const filterTool: Tool = {
     boolean: ['view', ...QUESTION_FLAGS, 'errors', 'failed', 'sidechain', 'main', 'invert'],
     string: ['name', 'kind', 'type', 'session', 'since', 'until', 'grep', 'max-chars'],
   },
+  valueHints: { 'tool-calls': '--tool-calls --name TOOL', hooks: '--hooks --name EVENT' },
   main,
   // Records are kept or dropped one by one, so files are independent; views are not
   // (some questions answer at the end of the whole input, --usage by message.id).

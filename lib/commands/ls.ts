@@ -303,5 +303,6 @@ export const lsTool: Tool = {
     string: ['root', 'config', 'sort', 'cwd', 'window', 'harness'],
     boolean: ['lines', 'deep', 'current', 'subagents', 'plugins'],
   },
+  valueHints: { subagents: '--subagents SESSION', current: '--current --cwd DIR', plugins: '--plugins --config DIR' },
   main,
 };

@@ -42,6 +42,8 @@ export interface Tool {
   name: string;
   help: string;
   options: { string?: string[]; boolean?: string[]; alias?: Record<string, string | string[]>; default?: Record<string, unknown> };
+  /** For a flag that takes no value, the form to use instead of `--flag=VALUE` (e.g. `--tool-calls --name TOOL`). */
+  valueHints?: Record<string, string>;
   main(ctx: Context): Promise<void>;
   /**
    * Files are independent for this tool (its output for several files is its outputs
@@ -83,8 +85,23 @@ export async function run(tool: Tool, proc: Proc): Promise<number> {
     known.add(key);
     for (const v of ([] as string[]).concat(value)) known.add(v);
   }
+  const booleans = new Set<string>(['help', 'version', 'strict', 'h', ...(tool.options.boolean ?? [])]);
+  for (const [key, value] of Object.entries(tool.options.alias ?? {})) {
+    const names = [key, ...([] as string[]).concat(value)];
+    if (names.some((n) => booleans.has(n))) for (const n of names) booleans.add(n);
+  }
+  for (const arg of proc.argv.slice(2)) {
+    if (arg === '--') break;
+    // minimist reads `--flag=VALUE` of a flag that takes no value as the flag alone, silently.
+    const m = /^--(?:no-)?([^=]+)=(.*)$/s.exec(arg);
+    if (m && booleans.has(m[1]) && usageProblem === null) {
+      const hint = tool.valueHints?.[m[1]];
+      usageProblem = `--${m[1]} takes no value (${arg})${hint ? `: write ${hint}` : ''}`;
+    }
+  }
   const args = minimist(proc.argv.slice(2), {
-    string: tool.parallel ? [...(tool.options.string ?? []), 'jobs'] : tool.options.string,
+    // '_': positional arguments stay as typed (minimist makes `007` the number 7 and `1e3` 1000).
+    string: ['_', ...(tool.options.string ?? []), ...(tool.parallel ? ['jobs'] : [])],
     boolean: ['help', 'version', 'strict', ...(tool.options.boolean ?? [])],
     alias: { h: 'help', ...tool.options.alias },
     default: tool.options.default,

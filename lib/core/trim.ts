@@ -1,5 +1,6 @@
 // Trimming long strings for views: the guide's rule is never to print a whole line,
 // and one field of a line (a file read, a tool's output) can be megabytes.
+import { keyed } from './keyed.js';
 
 /** Cut a string to at most `max` characters, saying how many were left out; max 0 keeps it whole. */
 export function trimText(text: string, max: number): string {
@@ -24,7 +25,8 @@ export function trimDeep(value: unknown, max: number): unknown {
     return kept;
   }
   if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
+    // Keys come from the data: an own `__proto__` key must stay a key (see keyed.ts).
+    const out = keyed<unknown>();
     for (const [k, v] of Object.entries(value)) out[k] = trimDeep(v, max);
     return out;
   }
