@@ -2,7 +2,7 @@
 // {"version":2,"plugins":{"name@marketplace":[{…install…}]}}, older ones one object
 // per plugin instead of a list. stream-json picks `plugins` and hands over one
 // plugin at a time, so a large registry is never held whole.
-import { createReadStream } from 'node:fs';
+import { regularReadStream } from '../core/regular-file.js';
 import { pipeline } from 'node:stream/promises';
 import pick from 'stream-json/filters/pick.js';
 import streamObject from 'stream-json/streamers/stream-object.js';
@@ -47,7 +47,7 @@ export function pluginInstall(key: string, entry: Record<string, unknown>): Plug
 
 /** Call `each` for every installation in the registry file, in file order; rejects on unreadable or broken JSON. */
 export async function readPluginRegistry(file: string, each: (p: PluginInstall) => Promise<void>): Promise<void> {
-  await pipeline(createReadStream(file), pick.withParserAsStream({ filter: 'plugins' }), streamObject.asStream(), async (source: AsyncIterable<{ key: string; value: unknown }>) => {
+  await pipeline(regularReadStream(file), pick.withParserAsStream({ filter: 'plugins' }), streamObject.asStream(), async (source: AsyncIterable<{ key: string; value: unknown }>) => {
     for await (const { key, value } of source) {
       const entries = Array.isArray(value) ? value : [value];
       for (const entry of entries) if (entry && typeof entry === 'object' && !Array.isArray(entry)) await each(pluginInstall(key, entry as Record<string, unknown>));

@@ -1,8 +1,13 @@
 // A session's subagent transcripts on disk: <session-dir>/subagents/agent-<id>.jsonl,
 // each with agent-<id>.meta.json naming the Agent tool call (toolUseId) that spawned it.
-// The .meta.json documents are a few hundred bytes, so they are read whole.
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+// The .meta.json documents are a few hundred bytes, so they are read whole (regular
+// files of at most 1 MiB: anything else counts as no meta).
+import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { readSmallFile } from '../core/regular-file.js';
+
+/** The largest .meta.json read (real ones are a few hundred bytes). */
+const META_LIMIT = 1 << 20;
 
 /** One subagent transcript of a session. */
 export interface SubagentFile {
@@ -35,7 +40,7 @@ export function listSubagentFiles(sessionFile: string): SubagentFile[] {
   return [...ids].sort().map((agentId) => {
     let meta: Record<string, unknown> | null = null;
     try {
-      const parsed = JSON.parse(readFileSync(path.join(dir, `agent-${agentId}.meta.json`), 'utf8'));
+      const parsed = JSON.parse(readSmallFile(path.join(dir, `agent-${agentId}.meta.json`), META_LIMIT).toString('utf8'));
       if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) meta = parsed;
     } catch {
       meta = null;

@@ -1,12 +1,12 @@
 // tx-common: records in, the Common stream out (a session line, then its messages).
 // Each session is converted by its harness's codec, which writes it once its last
 // record has been seen.
-import { createReadStream } from 'node:fs';
 import type { Codec, SessionConverter } from '../codec.js';
 import { codecFor } from '../codecs.js';
 import { splitLines } from '../core/lines.js';
 import { readRecordStream } from '../core/records.js';
 import type { Output } from '../core/output.js';
+import { regularReadStream } from '../core/regular-file.js';
 import type { Context, Tool } from '../core/run.js';
 import { parsePhysicalLine } from '../parse-line.js';
 import { recordView, type Harness, type RecordView } from '../record.js';
@@ -97,7 +97,13 @@ export class CommonWriter {
 
   /** Convert a native session file directly (subagent transcripts found by --subagents). */
   async nativeFile(file: string, harness: Harness): Promise<void> {
-    const stream = createReadStream(file, { highWaterMark: 1 << 20 });
+    let stream;
+    try {
+      stream = regularReadStream(file);
+    } catch (err) {
+      this.ctx.warn({ src: file }, `cannot read: ${(err as Error).message}`);
+      return;
+    }
     for await (const physical of splitLines(stream)) {
       for (const parsed of parsePhysicalLine(physical, file, harness)) {
         await this.record(recordView(parsed.header, parsed.lineBytes, parsed.value), file, physical.n);

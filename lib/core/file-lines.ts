@@ -3,7 +3,8 @@
 // given JSON value, found by a byte search. The shallow scans of tx-ls need byte offsets
 // and skipping, which the stream splitter of lines.ts does not give; both split at LF
 // and drop CR and a first-line BOM.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
+import { openRegular } from './regular-file.js';
 
 const CHUNK = 16 * 1024;
 const MAX_CHUNK = 1024 * 1024;
@@ -24,7 +25,7 @@ export class ChunkReader {
     readonly size: number,
     private readonly counter?: ReadCounter,
   ) {
-    this.fd = openSync(file, 'r');
+    this.fd = openRegular(file).fd;
     if (counter) counter.files++;
   }
 
