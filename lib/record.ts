@@ -2,6 +2,7 @@
 // reads them. The native line rides untouched as the last key, `line`, so a tool that
 // does not change it copies its bytes and never re-serialises it.
 import { findTopLevelKey, isJsonSpace, valueEnd } from './core/json-scan.js';
+import { stringifyJson } from './core/json-text.js';
 
 /** The harness a line was recognised as. */
 export type Harness = 'claude-code' | 'codex';
@@ -236,7 +237,7 @@ function recordOfValue(whole: any): RecordView | null {
   const { line, ...header } = whole;
   if (!isHeader(header)) return null;
   if (line === undefined) return lazyView(header, null);
-  return lazyView(header, Buffer.from(JSON.stringify(line)), line);
+  return lazyView(header, Buffer.from(stringifyJson(line)), line);
 }
 
 /** A parsed JSON value that is a record (has a record's header fields). */

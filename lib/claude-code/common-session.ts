@@ -11,6 +11,7 @@ import { Spool } from '../core/spool.js';
 import { ActiveChain } from './active-chain.js';
 import { listSubagentFiles } from './subagent-files.js';
 import { ClaudeToCommon, type SessionFacts } from './to-common.js';
+import { stringifyJson } from '../core/json-text.js';
 
 /** Converts one Claude Code session's lines, then writes its session line and messages. */
 export class ClaudeSessionConverter implements SessionConverter {
@@ -29,7 +30,7 @@ export class ClaudeSessionConverter implements SessionConverter {
       active: options.active,
       emit: (m: CommonMessage, uuids: string[]) => {
         const start = this.spool.size;
-        this.spool.write(JSON.stringify(m) + '\n');
+        this.spool.write(stringifyJson(m) + '\n');
         if (!m.sidechain) this.chain?.message(start, this.spool.size, uuids);
       },
       compacted: () => {

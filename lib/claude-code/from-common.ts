@@ -4,6 +4,7 @@
 import { blockProblem, isModeled, messageProblem, type ArtifactBlock, type Block, type CommonMessage, type CommonSession, type TextBlock, type ToolResultBlock, type ToolUseBlock } from '../common.js';
 import { escapeEnvelope } from './escape.js';
 import { uuidV5 } from '../core/uuid.js';
+import { stringifyJson } from '../core/json-text.js';
 
 /** How a session is written. */
 export interface FromCommonOptions {
@@ -261,7 +262,7 @@ function toolResult(b: ToolResultBlock): Record<string, unknown> {
 export function resultContent(content: unknown): string | unknown[] {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) return content;
-  return content === undefined || content === null ? '' : JSON.stringify(content);
+  return content === undefined || content === null ? '' : stringifyJson(content);
 }
 
 /** The envelope of a command, in the layout the client uses for a local command or a prompt command. */
@@ -283,7 +284,7 @@ function commandBody(b: ToolUseBlock, local: boolean): string {
 }
 
 function outputBody(b: ToolResultBlock, shell: boolean): string {
-  const text = escapeEnvelope(typeof b.content === 'string' ? b.content : Array.isArray(b.content) ? b.content.map((x) => (x.type === 'text' ? x.text : '')).join('\n') : JSON.stringify(b.content));
+  const text = escapeEnvelope(typeof b.content === 'string' ? b.content : Array.isArray(b.content) ? b.content.map((x) => (x.type === 'text' ? x.text : '')).join('\n') : stringifyJson(b.content));
   if (shell) return b.is_error ? `<bash-stdout></bash-stdout><bash-stderr>${text}</bash-stderr>` : `<bash-stdout>${text}</bash-stdout><bash-stderr></bash-stderr>`;
   const tag = b.is_error ? 'local-command-stderr' : 'local-command-stdout';
   return `<${tag}>${text}</${tag}>`;

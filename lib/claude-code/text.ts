@@ -1,5 +1,6 @@
 // The text of a Claude Code line, in two senses: what a person reads in a message
 // (for views), and every string a --grep should search (tx-filter(1) defines it).
+import { stringifyJson } from '../core/json-text.js';
 
 /** The readable text of message content: the string, or text blocks joined by newlines (other blocks left out). */
 export function contentText(content: unknown): string {
@@ -15,7 +16,7 @@ export function contentText(content: unknown): string {
 /** The text of a tool_result's content: the string, or its text blocks, with `[image]`-style markers for other blocks. */
 export function resultText(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return content === undefined || content === null ? '' : JSON.stringify(content);
+  if (!Array.isArray(content)) return content === undefined || content === null ? '' : stringifyJson(content);
   const parts: string[] = [];
   for (const block of content) {
     if (block && block.type === 'text' && typeof block.text === 'string') parts.push(block.text);
@@ -52,18 +53,18 @@ const ENVELOPE = new Set([
   'sourceToolUseID',
 ]);
 
-function* strings(value: unknown, depth = 0): Generator<string> {
-  if (typeof value === 'string') {
-    yield value;
-    return;
-  }
-  if (!value || typeof value !== 'object' || depth > 64) return;
-  if (Array.isArray(value)) {
-    for (const v of value) yield* strings(v, depth + 1);
-    return;
-  }
-  for (const [k, v] of Object.entries(value)) {
-    if (!NOT_TEXT.has(k)) yield* strings(v, depth + 1);
+/** Every string inside a value, in document order, at any depth (an explicit stack, not recursion). */
+function* strings(value: unknown): Generator<string> {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      yield v;
+      continue;
+    }
+    if (!v || typeof v !== 'object') continue;
+    const children = Array.isArray(v) ? v : Object.entries(v).flatMap(([k, x]) => (NOT_TEXT.has(k) ? [] : [x]));
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
 }
 

@@ -9,6 +9,7 @@ import { isHumanQueued } from './classify.js';
 import { COMMAND_TAGS, OUTPUT_TAGS, parseEnvelope, type EnvelopePart } from './envelope.js';
 import { unescapeEnvelope } from './escape.js';
 import { commandView, toolView } from './tool-view.js';
+import { stringifyJson } from '../core/json-text.js';
 
 /** What the session line is made of, gathered while the lines stream by. */
 export interface SessionFacts {
@@ -450,7 +451,7 @@ function toolResultOf(b: any): ToolResultBlock | null {
   if (typeof b.content === 'string') content = b.content;
   // A result holds text, images and native blocks (ToolSearch answers with tool_reference blocks).
   else if (Array.isArray(b.content)) content = blocksOf(b.content, 'user').filter((x) => x.type !== 'tool_use' && x.type !== 'tool_result' && x.type !== 'artifact');
-  else content = b.content === undefined || b.content === null ? '' : JSON.stringify(b.content);
+  else content = b.content === undefined || b.content === null ? '' : stringifyJson(b.content);
   const block: ToolResultBlock = { type: 'tool_result', tool_use_id: b.tool_use_id, content };
   if (b.is_error === true) block.is_error = true;
   return block;

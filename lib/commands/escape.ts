@@ -8,6 +8,7 @@ import { stripAnsi } from '../core/ansi.js';
 import { parseFieldPath, rewriteStrings, type PathStep, type StringPlace } from '../core/field-path.js';
 import { splitLines, type PhysicalLine } from '../core/lines.js';
 import { UsageError, type Context, type Tool } from '../core/run.js';
+import { stringifyJson } from '../core/json-text.js';
 
 const HELP = `usage: tx-escape [-d] [--strip-ansi [--no-escape]] [--whole] [--field PATH]... [FILE...]
        tx-escape --text [-d] [--strip-ansi [--no-escape]] [FILE...]
@@ -76,10 +77,10 @@ function lineRewriter(native: unknown, transform: (s: string) => string): (s: st
 function rewriteLine(value: any, record: boolean, paths: PathStep[][], rewrite: (s: string, place: StringPlace) => string): string | null {
   const result = rewriteStrings(value, paths, rewrite);
   if (!result.changed) return null;
-  if (!record) return JSON.stringify(result.value);
+  if (!record) return stringifyJson(result.value);
   // The native line stays the last key, so later tools can cut its bytes out.
   const { line: native, ...header } = result.value as Record<string, unknown>;
-  return JSON.stringify({ ...header, line: native });
+  return stringifyJson({ ...header, line: native });
 }
 
 function isRecordValue(v: any): boolean {

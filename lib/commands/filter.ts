@@ -7,6 +7,7 @@ import { UsageError, type Context, type Tool } from '../core/run.js';
 import { QUESTION_FLAGS, type Codec, type Question, type QuestionFlag, type QuestionOptions, type View } from '../codec.js';
 import { codecFor } from '../codecs.js';
 import { KINDS, type Harness, type Kind, type RecordHeader, type RecordView } from '../record.js';
+import { stringifyJson } from '../core/json-text.js';
 
 const HELP = `usage: tx-filter [QUESTION...] [FILTER...] [--view] [FILE...]
 
@@ -190,7 +191,7 @@ async function main(ctx: Context): Promise<void> {
 
   const sessionOfFile = new Map<string, string>();
   const emit = async (q: Question, views: View[]) => {
-    for (const v of views) await ctx.out.writeJson(tag ? { question: q.name, ...v } : v);
+    for (const v of views) await ctx.out.write(stringifyJson(tag ? { question: q.name, ...v } : v) + '\n');
   };
 
   // A record too long to hold is invalid: it is copied through only when its kind alone selects it.
@@ -228,7 +229,7 @@ async function main(ctx: Context): Promise<void> {
     } else if (selected && filters.needsLine) selected = false;
     if (args.view) {
       if (!selected) continue;
-      if (flags.length === 0) await ctx.out.writeJson(codec.lineView(rec, options.maxChars));
+      if (flags.length === 0) await ctx.out.write(stringifyJson(codec.lineView(rec, options.maxChars)) + '\n');
       for (const q of asked) await emit(q, q.views(rec));
       continue;
     }

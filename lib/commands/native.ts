@@ -13,6 +13,7 @@ import { Output } from '../core/output.js';
 import { LongReader, pushNative, writeNative } from '../core/records.js';
 import { ToolError, UsageError, type Context, type Tool } from '../core/run.js';
 import { decodeLine, recordView } from '../record.js';
+import { stringifyJson } from '../core/json-text.js';
 
 const HELP = `usage: tx-native [--strict] [FILE...]
        tx-native [--session-id UUID] [--install [--config-dir DIR] [--cwd DIR]] [FILE...]
@@ -82,7 +83,7 @@ async function main(ctx: Context): Promise<void> {
     if (!open) return;
     const current = open;
     open = null;
-    for (const line of current.writer.finish()) await current.out.write(JSON.stringify(line) + '\n');
+    for (const line of current.writer.finish()) await current.out.write(stringifyJson(line) + '\n');
     await current.out.end();
     if (current.stream && current.target && current.temporary) {
       await new Promise<void>((resolve) => current.stream!.close(() => resolve()));
@@ -200,7 +201,7 @@ async function main(ctx: Context): Promise<void> {
               throw new ToolError(`${where.src ?? 'stdin'}:${where.n}: ${(err as Error).message}`);
             }
             for (const w of current.writer.warnings.splice(0)) ctx.warn(where, w);
-            for (const l of lines) await current.out.write(JSON.stringify(l) + '\n');
+            for (const l of lines) await current.out.write(stringifyJson(l) + '\n');
             current.lines += lines.length;
           } else if (value && typeof value === 'object' && !Array.isArray(value) && !args.install) {
             // A native session line: as a record of it would be written back, unchanged.

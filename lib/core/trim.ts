@@ -15,20 +15,36 @@ export function trimText(text: string, max: number): string {
 /** Items kept from a long array in a trimmed value. */
 export const MAX_ITEMS = 50;
 
-/** A copy of a JSON value with every string trimmed and long arrays cut (max 0 keeps it whole). */
+/** A copy of a JSON value with every string trimmed and long arrays cut (max 0 keeps it whole); any depth (no recursion). */
 export function trimDeep(value: unknown, max: number): unknown {
   if (max <= 0) return value;
-  if (typeof value === 'string') return trimText(value, max);
-  if (Array.isArray(value)) {
-    const kept = value.slice(0, MAX_ITEMS).map((v) => trimDeep(v, max));
-    if (value.length > MAX_ITEMS) kept.push(`…[${value.length - MAX_ITEMS} more items]`);
-    return kept;
-  }
-  if (value && typeof value === 'object') {
+  const copy = (v: unknown): { out: unknown; todo?: [unknown, unknown] } => {
+    if (typeof v === 'string') return { out: trimText(v, max) };
+    if (Array.isArray(v)) return { out: [], todo: [v, null] };
     // Keys come from the data: an own `__proto__` key must stay a key (see keyed.ts).
-    const out = keyed<unknown>();
-    for (const [k, v] of Object.entries(value)) out[k] = trimDeep(v, max);
-    return out;
+    if (v && typeof v === 'object') return { out: keyed<unknown>(), todo: [v, null] };
+    return { out: v };
+  };
+  const first = copy(value);
+  const stack: Array<[unknown, unknown]> = first.todo ? [[value, first.out]] : [];
+  while (stack.length > 0) {
+    const [from, to] = stack.pop()!;
+    if (Array.isArray(from)) {
+      const out = to as unknown[];
+      for (const v of from.slice(0, MAX_ITEMS)) {
+        const c = copy(v);
+        out.push(c.out);
+        if (c.todo) stack.push([v, c.out]);
+      }
+      if (from.length > MAX_ITEMS) out.push(`…[${from.length - MAX_ITEMS} more items]`);
+    } else {
+      const out = to as Record<string, unknown>;
+      for (const [k, v] of Object.entries(from as object)) {
+        const c = copy(v);
+        out[k] = c.out;
+        if (c.todo) stack.push([v, c.out]);
+      }
+    }
   }
-  return value;
+  return first.out;
 }
