@@ -30,8 +30,8 @@ function home(dir: string): { home: string; a: string; b: string; zst: string } 
   const h = path.join(dir, 'codex-home');
   const a = path.join(h, 'sessions', '2026', '02', '23', `rollout-2026-02-23T12-40-23-${A}.jsonl`);
   const b = path.join(h, 'sessions', '2026', '02', '24', `rollout-2026-02-24T09-00-00-${B}.jsonl`);
-  rollout(a, A, '/work/app', 'fix the build', new Date('2026-02-23T12:40:23Z'));
-  rollout(b, B, '/work/app', 'add a test', new Date('2026-02-24T09:00:00Z'));
+  rollout(a, A, '/home/dev/app', 'fix the build', new Date('2026-02-23T12:40:23Z'));
+  rollout(b, B, '/home/dev/app', 'add a test', new Date('2026-02-24T09:00:00Z'));
   mkdirSync(path.join(h, 'archived_sessions'), { recursive: true });
   const zst = path.join(h, 'archived_sessions', ZST);
   copyFileSync(repo('fixtures', 'codex-store', ZST), zst);
@@ -57,9 +57,9 @@ t.test('$CODEX_HOME: dated rollouts and archived ones, a compressed one read thr
   t.same(
     r.json.map((e) => [e.path, e.id, e.project, e.cwd, e.model, e.version, e.git_branch, e.title, e.lines, e.harness, e.subagents]),
     [
-      [h.zst, ZST_ID, 'archived_sessions', '/work/old', 'gpt-5', '0.30.0', 'main', 'Old scripts', 6, 'codex', null],
-      [h.a, A, path.join('sessions', '2026', '02', '23'), '/work/app', 'gpt-5.5', '0.169.0', 'dev', 'Build fix', 4, 'codex', null],
-      [h.b, B, path.join('sessions', '2026', '02', '24'), '/work/app', 'gpt-5.5', '0.169.0', 'dev', null, 4, 'codex', null],
+      [h.zst, ZST_ID, 'archived_sessions', '/home/dev/old', 'gpt-5', '0.30.0', 'main', 'Old scripts', 6, 'codex', null],
+      [h.a, A, path.join('sessions', '2026', '02', '23'), '/home/dev/app', 'gpt-5.5', '0.169.0', 'dev', 'Build fix', 4, 'codex', null],
+      [h.b, B, path.join('sessions', '2026', '02', '24'), '/home/dev/app', 'gpt-5.5', '0.169.0', 'dev', null, 4, 'codex', null],
     ],
     'every rollout, none of the other files; the last name in the index wins; an unnamed session has title null',
   );
@@ -89,20 +89,20 @@ t.test('without CODEX_HOME the store is $HOME/.codex', async (t) => {
 
 t.test('--current --harness codex: the newest rollout whose session ran in the directory', async (t) => {
   const h = home(t.testdir({}));
-  const r = await runTool(lsTool, ['--harness', 'codex', '--current', '--cwd', '/work/app', '--window', '0'], { env: { CODEX_HOME: h.home } });
+  const r = await runTool(lsTool, ['--harness', 'codex', '--current', '--cwd', '/home/dev/app', '--window', '0'], { env: { CODEX_HOME: h.home } });
   t.equal(r.status, 0, r.stderr);
   t.same(
     r.json.map((e) => [e.id, e.first_prompt]),
     [[B, 'add a test']],
   );
-  const old = await runTool(lsTool, ['--harness', 'codex', '--current', '--cwd', '/work/nowhere'], { env: { CODEX_HOME: h.home } });
+  const old = await runTool(lsTool, ['--harness', 'codex', '--current', '--cwd', '/home/dev/nowhere'], { env: { CODEX_HOME: h.home } });
   t.equal(old.status, 1);
-  t.match(old.stderr, /no session of \/work\/nowhere/);
+  t.match(old.stderr, /no session of \/home\/dev\/nowhere/);
 });
 
 t.test('an archived rollout is listed from its folder but is never the current session', async (t) => {
   const h = home(t.testdir({}));
-  const r = await runTool(lsTool, ['--harness', 'codex', '--current', '--cwd', '/work/old'], { env: { CODEX_HOME: path.join(h.home) } });
+  const r = await runTool(lsTool, ['--harness', 'codex', '--current', '--cwd', '/home/dev/old'], { env: { CODEX_HOME: path.join(h.home) } });
   // --current walks sessions/ only: an archived session is not current.
   t.equal(r.status, 1);
   const direct = await runTool(lsTool, ['--harness', 'codex', path.join(h.home, 'archived_sessions')], { env: {} });
