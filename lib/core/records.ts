@@ -75,6 +75,9 @@ export async function* readRecordStream(ctx: Context, options: ReadOptions = {})
           yield { record: view, bytes: recordBytes(parsed.header, parsed.lineBytes), src, n: item.n };
         }
       }
+      // Nothing more waits on the input (a live source such as tx-parse --follow): what was
+      // written goes out now, not when 64 KB have gathered, so a pipeline shows it live.
+      if (input.stream.readableLength === 0) await ctx.out.flush();
     }
   }
 }

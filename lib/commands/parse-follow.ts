@@ -1,0 +1,154 @@
+// tx-parse --follow: records of the lines appended to session files, as they are
+// written, like `tail -F`. The bytes come from lib/core/follow.ts and go through the
+// same line splitter and SourceParser as a plain read, so once the writer stops the
+// output is what tx-parse writes for the file. A line is complete at its newline: an
+// unfinished last line waits, and is written as a last line without newline only when
+// the file's content ends (truncation, replacement, or the end of following).
+import { closeSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { CODECS } from '../codecs.js';
+import type { Codec } from '../codec.js';
+import { follow } from '../core/follow.js';
+import { describeError } from '../core/fs-error.js';
+import { LineSplitter } from '../core/lines.js';
+import { openRegular } from '../core/regular-file.js';
+import { ToolError, UsageError, type Context } from '../core/run.js';
+import { currentSessionForTerminal } from './current-session.js';
+import { SourceParser } from './parse.js';
+
+/** What to follow: a file, and whether its subagent transcripts come with it. */
+interface Target {
+  file: string;
+  subagents: boolean;
+}
+
+/** A Codex rollout's file name ends in its session id. */
+const ROLLOUT_ID = /-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i;
+
+function storeRoots(ctx: Context): { codec: Codec; root: string }[] {
+  const roots: { codec: Codec; root: string }[] = [];
+  for (const codec of CODECS) {
+    const config = codec.store?.configDir(ctx.proc.env) ?? null;
+    if (!codec.store || config === null) continue;
+    const root = codec.store.rootIn(config);
+    if (existsSync(root)) roots.push({ codec, root });
+  }
+  return roots;
+}
+
+/** The session file an id (or a unique prefix of one) names, in any harness's store. */
+function sessionById(ctx: Context, id: string): string {
+  const exact: string[] = [];
+  const prefixed: string[] = [];
+  for (const { codec, root } of storeRoots(ctx)) {
+    for (const found of codec.store!.discover(root, () => {})) {
+      if (!found.path.endsWith('.jsonl')) continue;
+      const stem = ROLLOUT_ID.exec(path.basename(found.path))?.[1] ?? path.basename(found.path, '.jsonl');
+      if (stem === id) exact.push(found.path);
+      else if (stem.startsWith(id)) prefixed.push(found.path);
+    }
+  }
+  const matches = exact.length > 0 ? exact : prefixed;
+  if (matches.length === 0) throw new ToolError(`${id}: no such file, and no session of that id in the stores (${CODECS.map((c) => c.harness).join(', ')})`);
+  if (matches.length > 1) throw new ToolError(`${id} names ${matches.length} sessions: ${matches.join(', ')}`);
+  return matches[0];
+}
+
+function targetsOf(ctx: Context): Target[] {
+  if (ctx.files.includes('-')) throw new UsageError('--follow reads files, not stdin (stdin is read to its end without --follow)');
+  if (ctx.files.length === 0) {
+    if (!ctx.proc.stdin.isTTY) throw new UsageError('--follow needs a FILE or a session id (stdin is read to its end without --follow)');
+    return [{ file: currentSessionForTerminal(ctx), subagents: true }];
+  }
+  return ctx.files.map((name) => {
+    if (existsSync(name) || name.includes('/') || name.endsWith('.jsonl')) return { file: name, subagents: false };
+    return { file: sessionById(ctx, name), subagents: true };
+  });
+}
+
+/** The subagent transcripts beside the sessions, and the directories that hold them. */
+function subagentsOf(sessions: string[]): { files: string[]; dirs: string[] } {
+  const files = new Set<string>();
+  for (const session of sessions) for (const codec of CODECS) for (const f of codec.store?.subagentFiles(session) ?? []) files.add(f);
+  return { files: [...files], dirs: [...new Set([...files].map((f) => path.dirname(f)))] };
+}
+
+/** One followed file's reading state: its splitter and its parser, started again when its content does. */
+class FollowedSource {
+  private splitter = new LineSplitter();
+  private parser: SourceParser;
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly src: string,
+  ) {
+    this.parser = new SourceParser(ctx, src);
+  }
+
+  push(chunk: Buffer): void {
+    this.parser.push(this.splitter.push(chunk));
+  }
+
+  /** The content ended: an unfinished last line is written as tx-parse writes a last line without newline. */
+  end(): void {
+    this.parser.push(this.splitter.end());
+  }
+
+  restart(): void {
+    this.end();
+    this.splitter = new LineSplitter();
+    this.parser = new SourceParser(this.ctx, this.src);
+  }
+}
+
+/** tx-parse --follow: follow the files (or sessions) named until SIGINT or SIGTERM. */
+export async function followParse(ctx: Context): Promise<void> {
+  const targets = targetsOf(ctx);
+  let unreadable = 0;
+  const files: string[] = [];
+  for (const t of targets) {
+    try {
+      closeSync(openRegular(t.file).fd);
+      files.push(t.file);
+    } catch (err) {
+      unreadable++;
+      ctx.note(`${t.file}: cannot follow: ${describeError(err)}`);
+    }
+  }
+  if (files.length === 0) throw new ToolError('nothing to follow');
+  const sessions = targets.filter((t) => t.subagents).map((t) => t.file);
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const sources = new Map<string, FollowedSource>();
+  const sourceOf = (file: string) => {
+    let s = sources.get(file);
+    if (!s) sources.set(file, (s = new FollowedSource(ctx, file)));
+    return s;
+  };
+  try {
+    const events = follow({
+      files,
+      discover: sessions.length > 0 ? () => subagentsOf(sessions) : undefined,
+      signal: stop.signal,
+      // A named file was checked above; this is a subagent's that is no regular file.
+      onSkip: (file, err) => ctx.note(`${file}: cannot follow: ${describeError(err)}`),
+    });
+    for await (const event of events) {
+      if (event.type === 'data') {
+        sourceOf(event.file).push(event.chunk);
+        await ctx.out.flushIfFull();
+      } else if (event.type === 'restart') {
+        ctx.note(`${event.file}: ${event.why === 'truncated' ? 'truncated' : 'replaced by another file'}; reading it again from the start`);
+        sourceOf(event.file).restart();
+      } else await ctx.out.flush();
+    }
+    for (const s of sources.values()) s.end();
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  await ctx.out.flush();
+  if (unreadable > 0) throw new ToolError('some files could not be followed');
+}
