@@ -1,11 +1,11 @@
 // tx-native: records back to the native lines they came from, byte for byte; and a
 // Common stream written as Claude Code sessions, on stdout or installed for resume.
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import type { InstallTarget, NativeWriter } from '../codec.js';
 import { codecFor } from '../codecs.js';
-import { commitFile, sessionExists, temporaryFor, UnsafePath, writeBeneath } from '../core/install-file.js';
+import { beneath, InstallTransaction, TargetExists, UnsafePath } from '../core/install-file.js';
 import { isUuid, TXCRIPT_NAMESPACE, uuidV5 } from '../core/uuid.js';
 import { cleanSession, type ArtifactBlock, type CommonMessage, type CommonSession } from '../common.js';
 import { isLongPiece, lineBatches, LONG_LINE, type PhysicalLine } from '../core/lines.js';
@@ -47,8 +47,7 @@ interface OpenSession {
   out: Output;
   id: string;
   target?: InstallTarget;
-  temporary?: string;
-  stream?: NodeJS.WritableStream & { close(cb?: () => void): void };
+  stream?: Writable;
   /** Native lines written so far. */
   lines: number;
   /** For a subagent transcript: its .meta.json document. */
@@ -79,27 +78,37 @@ async function main(ctx: Context): Promise<void> {
   let open: OpenSession | null = null;
   let sessions = 0;
 
+  // Every session of the input is installed together or not at all (see InstallTransaction).
+  let install: InstallTransaction | null = null;
+  const installed: string[] = [];
+  const refused = (err: unknown) => {
+    if (err instanceof TargetExists) return taken(err.file);
+    if (err instanceof UnsafePath) return new ToolError(err.message);
+    return err;
+  };
+
   const close = async () => {
     if (!open) return;
     const current = open;
     open = null;
     for (const line of current.writer.finish()) await current.out.write(stringifyJson(line) + '\n');
     await current.out.end();
-    if (current.stream && current.target && current.temporary) {
-      await new Promise<void>((resolve) => current.stream!.close(() => resolve()));
+    if (current.stream && current.target && install) {
+      current.stream.end();
       if (current.lines === 0) {
-        rmSync(current.temporary, { force: true });
+        install.discard(current.target.file);
+        if (current.meta) install.discard(metaFile(current.target));
         ctx.warn(null, `session ${current.id} has no message the client could load: not installed`);
         return;
       }
-      try {
-        commitFile(current.temporary, current.target.file);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw taken(current.target.file);
-        throw err;
+      if (current.meta) {
+        try {
+          install.writeFile(metaFile(current.target), JSON.stringify(current.meta) + '\n');
+        } catch (err) {
+          throw refused(err);
+        }
       }
-      if (current.meta) writeFileSync(current.target.file.replace(/\.jsonl$/, '.meta.json'), JSON.stringify(current.meta) + '\n', { flag: 'wx' });
-      ctx.note(
+      installed.push(
         current.meta
           ? `installed subagent transcript ${current.target.file}`
           : `installed ${current.target.file}\n  continue it with: cd ${shellQuote(current.target.cwd)} && ${store.resumeCommand(current.id)}`,
@@ -121,27 +130,32 @@ async function main(ctx: Context): Promise<void> {
     if (!config) throw new ToolError('no config directory: set CLAUDE_CONFIG_DIR or HOME, or use --config-dir');
     const cwd = path.resolve(ctx.proc.cwd(), args.cwd ?? session.cwd ?? ctx.proc.cwd());
     let target: InstallTarget;
+    let stream: Writable;
     try {
       const root = path.resolve(ctx.proc.cwd(), config);
+      install ??= new InstallTransaction(root);
+      if (install.root !== root) throw new UnsafePath(`one config directory per run (${install.root}, then ${root})`);
       const parent = session.parent;
       target = store.installTarget!(root, cwd, id, parent ? { session: parent.session, agentId: parent.agent_id ?? id } : undefined);
+      install.plan(target.file);
+      if (parent) install.plan(metaFile(target));
+      stream = install.createStream(target.file);
     } catch (err) {
-      if (err instanceof UnsafePath) throw new ToolError(err.message);
-      throw err;
+      throw refused(err);
     }
-    if (sessionExists(target)) throw taken(target.file);
-    const temporary = temporaryFor(target.file);
-    const stream = createWriteStream(temporary, { flags: 'wx' });
+    const tx = install;
     const materialize = (artifact: ArtifactBlock) => {
       const bytes = artifact.source.type === 'base64' ? Buffer.from(artifact.source.data, 'base64') : Buffer.from(artifact.source.type === 'text' ? artifact.source.text : '');
       try {
-        return writeBeneath(path.dirname(target.file), path.join(target.sessionDir, 'artifacts'), artifact.name, bytes);
+        const file = beneath(path.join(target.sessionDir, 'artifacts'), artifact.name, 'artifact path');
+        tx.plan(file);
+        return tx.writeFile(file, bytes);
       } catch (err) {
         if (err instanceof UnsafePath) throw new ToolError(err.message);
         throw err;
       }
     };
-    open = { writer: writerFor(session, { sessionId: id, cwd, materialize }), out: new Output(stream), id, target, temporary, stream, lines: 0 };
+    open = { writer: writerFor(session, { sessionId: id, cwd, materialize }), out: new Output(stream), id, target, stream, lines: 0 };
     if (session.parent) {
       const p = session.parent;
       open.meta = { ...(p.agent_type ? { agentType: p.agent_type } : {}), ...(p.description ? { description: p.description } : {}), ...(p.tool_use_id ? { toolUseId: p.tool_use_id } : {}) };
@@ -217,13 +231,24 @@ async function main(ctx: Context): Promise<void> {
       }
     }
     await close();
-  } finally {
-    const left = open as OpenSession | null;
-    if (left?.temporary) {
-      left.stream?.close();
-      rmSync(left.temporary, { force: true });
+    const finished = install as InstallTransaction | null;
+    if (finished) {
+      try {
+        await finished.commit();
+      } catch (err) {
+        throw refused(err);
+      }
+      for (const said of installed) ctx.note(said);
     }
+  } finally {
+    // A refusal or an error anywhere takes back everything this run wrote.
+    (install as InstallTransaction | null)?.abort();
   }
+}
+
+/** Where a subagent transcript's .meta.json goes: beside it. */
+function metaFile(target: InstallTarget): string {
+  return target.file.replace(/\.jsonl$/, '.meta.json');
 }
 
 /** A native line as a record of it, to write it back with its own BOM and line end. */

@@ -1,6 +1,7 @@
 // A holding area for output that must wait: bytes stay in memory up to a limit, then
 // go to a temporary file, so a tool can hold back a whole session's output (to write a
-// line that depends on the session's end before it) with memory flat.
+// line that depends on the session's end before it) with memory flat. The file has no
+// name once open, so no way of stopping the tool leaves it on disk.
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -35,6 +36,14 @@ export class Spool {
     if (this.fd === null) {
       this.dir = mkdtempSync(path.join(tmpdir(), 'txcript-'));
       this.fd = openSync(path.join(this.dir, 'spool'), 'w+');
+      // Unlinked as soon as it is open: the open descriptor keeps the bytes, and nothing is
+      // left behind however the process ends (a signal, a crash, kill -9).
+      try {
+        rmSync(this.dir, { recursive: true, force: true });
+        this.dir = null;
+      } catch {
+        // A system that cannot remove an open file: clear() removes it.
+      }
       for (const part of this.parts) writeAll(this.fd, part);
       this.parts = [];
       this.starts = [];

@@ -1,5 +1,7 @@
 // The spool: bytes held back in memory, then in a temporary file, read back exactly.
-import { existsSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import t from 'tap';
 import { Spool } from '../../lib/core/spool.js';
 
@@ -26,14 +28,20 @@ t.test('bytes read back the same from any offset, in memory and after spilling t
   }
 });
 
-t.test('clear removes the temporary file', async (t) => {
+t.test('the temporary file is nameless once open: nothing is on disk while it is used or after', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tx-spool-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const before = process.env.TMPDIR;
+  process.env.TMPDIR = dir;
+  t.teardown(() => (before === undefined ? delete process.env.TMPDIR : (process.env.TMPDIR = before)));
   const spool = new Spool(4);
   spool.write('more than four bytes');
-  const dir = (spool as any).dir as string;
-  t.ok(dir && existsSync(dir), 'spilled to a temporary folder');
+  t.ok((spool as any).fd !== null, 'spilled to a file');
+  t.same(readdirSync(dir), [], 'no folder or file left in the temporary directory while spilled');
+  t.equal(all(spool.read()), 'more than four bytes', 'read back from the open file');
   spool.clear();
-  t.notOk(existsSync(dir), 'gone after clear');
   spool.write('again, more than four');
   t.equal(all(spool.read()), 'again, more than four', 'usable after clear');
   spool.clear();
+  t.same(readdirSync(dir), []);
 });
