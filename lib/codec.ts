@@ -136,6 +136,8 @@ export interface NativeWriter {
   finish(): object[];
   /** Problems found so far (taken by the caller, who empties the array). */
   warnings: string[];
+  /** After the last message: the entry that names the session in the store's index (InstallTarget.index), or null. */
+  indexEntry?(): object | null;
 }
 
 /** One session file found in a store. */
@@ -184,6 +186,8 @@ export interface InstallTarget {
   sessionDir: string;
   /** The resolved project directory. */
   cwd: string;
+  /** The store's index of session names, which a named session gets an entry appended to. */
+  index?: string;
 }
 
 /** A harness's session store, as tx-ls and tx-native see it. */
@@ -207,7 +211,7 @@ export interface SessionStore {
   /** The subagent transcripts beside a session file that are regular files; none for a file that is itself one, or a harness that keeps none. */
   subagentFiles(file: string): string[];
   /** Where a session of `cwd` is installed for resume (throws UnsafePath for a path that would leave the root); null when sessions cannot be installed. */
-  installTarget: ((config: string, cwd: string, id: string, parent?: { session: string; agentId: string }) => InstallTarget) | null;
+  installTarget: ((config: string, cwd: string, id: string, parent?: { session: string; agentId: string }, startedAt?: string) => InstallTarget) | null;
   /** The shell command that resumes an installed session. */
   resumeCommand(id: string): string;
   /** The subagents of a session file, one listing object each. */

@@ -3,6 +3,7 @@ import type { Codec, Envelope } from '../codec.js';
 import { classifyCodexLine } from './classify.js';
 import { isCodexLine } from './detect.js';
 import { CodexSessionStats } from './session-stats.js';
+import { CommonToCodex } from './from-common.js';
 import { CodexToCommon } from './to-common.js';
 import { codexStore } from './store.js';
 import { codexLineView, codexQuestion, codexStrings } from './views.js';
@@ -24,7 +25,7 @@ export const codexCodec: Codec = {
   strings: codexStrings,
   // The conversion to Common lands with lib/codex/to-common.ts.
   toCommon: (options) => new CodexToCommon(options),
-  fromCommon: null,
+  fromCommon: (session, options) => new CommonToCodex(session, options),
   question: codexQuestion,
   lineView: codexLineView,
   stats: (id) => new CodexSessionStats(id),

@@ -11,6 +11,7 @@ import { countLines, fileLines, type ReadCounter } from '../core/file-lines.js';
 import { describeError } from '../core/fs-error.js';
 import { zstdFileLines } from '../core/zstd-lines.js';
 import { classifyCodexLine } from './classify.js';
+import { rolloutTarget } from './install.js';
 import { promptOf } from './views.js';
 
 /** The folders of a Codex home that hold rollouts. */
@@ -199,6 +200,13 @@ export function currentRollouts(root: string, cwd: string, windowMinutes: number
   return mine.filter((f) => newest - f.stat.mtimeMs <= windowMinutes * 60_000);
 }
 
+/** The rollout (live or archived) whose file name holds `id`, or null. */
+export function rolloutOfId(codexHome: string, id: string): string | null {
+  const needle = id.toLowerCase();
+  for (const found of discoverRollouts(codexHome, () => {})) if (path.basename(found.path).toLowerCase().includes(needle)) return found.path;
+  return null;
+}
+
 /** The Codex session store. */
 export const codexStore: SessionStore = {
   configDir: codexHome,
@@ -216,7 +224,12 @@ export const codexStore: SessionStore = {
   // Codex keeps each agent's thread as a rollout of its own, not beside its parent.
   countSubagents: () => null,
   subagentFiles: () => [],
-  installTarget: null,
+  installTarget: (config, cwd, id, _parent, startedAt) => {
+    const target = rolloutTarget(config, cwd, id, startedAt);
+    // The client finds a session by the id in its file name, wherever it lies: a rollout of the id under another date is the same session.
+    const existing = rolloutOfId(config, id);
+    return existing === null ? target : { ...target, file: existing };
+  },
   resumeCommand: (id) => `codex resume ${id}`,
   subagents: () => [],
   pluginRegistryPath: () => null,

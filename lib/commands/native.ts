@@ -1,9 +1,10 @@
 // tx-native: records back to the native lines they came from, byte for byte; and a
-// Common stream written as Claude Code sessions, on stdout or installed for resume.
+// Common stream written as sessions of a harness (Claude Code, Codex), on stdout or
+// installed for resume.
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
-import type { InstallTarget, NativeWriter } from '../codec.js';
+import type { Codec, InstallTarget, NativeWriter } from '../codec.js';
 import { codecFor } from '../codecs.js';
 import { beneath, InstallTransaction, TargetExists, UnsafePath } from '../core/install-file.js';
 import { isUuid, TXCRIPT_NAMESPACE, uuidV5 } from '../core/uuid.js';
@@ -16,30 +17,40 @@ import { decodeLine, recordView } from '../record.js';
 import { stringifyJson } from '../core/json-text.js';
 
 const HELP = `usage: tx-native [--strict] [FILE...]
-       tx-native [--session-id UUID] [--install [--config-dir DIR] [--cwd DIR]] [FILE...]
+       tx-native [--harness claude-code|codex] [--session-id UUID]
+                 [--install [--config-dir DIR] [--cwd DIR]] [FILE...]
 
 Records in (from tx-parse, possibly filtered): each native line written back
 exactly as it was, with its own line end, BOM, glue and final-newline state.
 
 A Common stream in (from tx-common): each session written as a Claude Code
-session, deterministically (line ids are UUIDv5 of the session id and position).
+session (or with --harness codex a Codex rollout), deterministically.
+
+  --harness NAME     the harness to write: claude-code (default) or codex
 
   --session-id UUID  the new session's id (default: the Common session's id if it
                      is a UUID, else a UUIDv5 of it); one session only;
                      "new" makes a fresh random UUID
-  --install          write each session where Claude Code looks for it,
-                     <config>/projects/<slug of cwd>/<id>.jsonl, atomically, never
-                     over an existing session, and print the resume command
-  --config-dir DIR   the config directory (default $CLAUDE_CONFIG_DIR, else ~/.claude)
+  --install          write each session where the client looks for it (Claude Code:
+                     <config>/projects/<slug of cwd>/<id>.jsonl; Codex:
+                     <home>/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl), atomically,
+                     never over an existing session, and print the resume command
+  --config-dir DIR   the config directory (default $CLAUDE_CONFIG_DIR, else ~/.claude;
+                     for Codex $CODEX_HOME, else ~/.codex)
   --cwd DIR          the project directory to resume in (default: the session's cwd)
   --strict           exit 1 if any input line was skipped
   -h, --help         this text        --version   the version
 See tx-native(1).`;
 
-// The harness Common sessions are written as: the one with a writer so far.
-const TARGET = codecFor('claude-code');
-const writerFor = TARGET.fromCommon!;
-const store = TARGET.store!;
+/** The harnesses a Common stream can be written as. */
+const TARGETS = ['claude-code', 'codex'] as const;
+
+/** The codec --harness names (Claude Code by default). */
+function targetCodec(name: unknown): Codec {
+  if (name === undefined) return codecFor('claude-code');
+  if (!TARGETS.includes(name as (typeof TARGETS)[number])) throw new UsageError(`--harness ${JSON.stringify(name)} is not one of ${TARGETS.join(', ')}`);
+  return codecFor(name as (typeof TARGETS)[number]);
+}
 
 /** The destination of the session being written. */
 interface OpenSession {
@@ -60,7 +71,7 @@ function shellQuote(s: string): string {
 
 /** The command that installs the same input as a new session: what to run when the id is taken. */
 function freshIdCommand(args: Context['args']): string {
-  const words = ['tx-native', '--install'];
+  const words = ['tx-native', ...(args.harness !== undefined ? ['--harness', shellQuote(String(args.harness))] : []), '--install'];
   if (args['config-dir'] !== undefined) words.push('--config-dir', shellQuote(String(args['config-dir'])));
   if (args.cwd !== undefined) words.push('--cwd', shellQuote(String(args.cwd)));
   words.push('--session-id', 'new');
@@ -70,6 +81,9 @@ function freshIdCommand(args: Context['args']): string {
 
 async function main(ctx: Context): Promise<void> {
   const args = ctx.args;
+  const codec = targetCodec(args.harness);
+  const writerFor = codec.fromCommon!;
+  const store = codec.store!;
   // `new`: a fresh random id, for a copy beside the session it came from.
   if (args['session-id'] === 'new') args['session-id'] = randomUUID();
   if (args['session-id'] !== undefined && !isUuid(args['session-id'])) throw new UsageError(`--session-id ${JSON.stringify(args['session-id'])} is not a UUID (or "new")`);
@@ -108,6 +122,14 @@ async function main(ctx: Context): Promise<void> {
           throw refused(err);
         }
       }
+      const entry = current.writer.indexEntry?.() ?? null;
+      if (entry && current.target.index) {
+        try {
+          install.append(current.target.index, stringifyJson(entry) + '\n');
+        } catch (err) {
+          throw refused(err);
+        }
+      }
       installed.push(
         current.meta
           ? `installed subagent transcript ${current.target.file}`
@@ -127,7 +149,7 @@ async function main(ctx: Context): Promise<void> {
       return;
     }
     const config = args['config-dir'] ?? store.configDir(ctx.proc.env);
-    if (!config) throw new ToolError('no config directory: set CLAUDE_CONFIG_DIR or HOME, or use --config-dir');
+    if (!config) throw new ToolError(`no config directory: set ${codec.harness === 'codex' ? 'CODEX_HOME' : 'CLAUDE_CONFIG_DIR'} or HOME, or use --config-dir`);
     const cwd = path.resolve(ctx.proc.cwd(), args.cwd ?? session.cwd ?? ctx.proc.cwd());
     let target: InstallTarget;
     let stream: Writable;
@@ -136,7 +158,7 @@ async function main(ctx: Context): Promise<void> {
       install ??= new InstallTransaction(root);
       if (install.root !== root) throw new UnsafePath(`one config directory per run (${install.root}, then ${root})`);
       const parent = session.parent;
-      target = store.installTarget!(root, cwd, id, parent ? { session: parent.session, agentId: parent.agent_id ?? id } : undefined);
+      target = store.installTarget!(root, cwd, id, parent ? { session: parent.session, agentId: parent.agent_id ?? id } : undefined, session.started_at);
       install.plan(target.file);
       if (parent) install.plan(metaFile(target));
       stream = install.createStream(target.file);
@@ -260,6 +282,6 @@ function nativeLineView(line: PhysicalLine) {
 export const nativeTool: Tool = {
   name: 'tx-native',
   help: HELP,
-  options: { string: ['session-id', 'config-dir', 'cwd'], boolean: ['install'] },
+  options: { string: ['session-id', 'config-dir', 'cwd', 'harness'], boolean: ['install'] },
   main,
 };
