@@ -192,6 +192,20 @@ export function messageProblem(m: any): string | null {
   return null;
 }
 
+/** The blocks of a message a writer can use, each one left out said in `warnings`; null (also said) when the message itself is unusable. */
+export function usableBlocks(m: CommonMessage, warnings: string[]): Block[] | null {
+  const problem = messageProblem(m);
+  if (problem) {
+    warnings.push(`${problem}, skipped`);
+    return null;
+  }
+  return m.content.filter((b) => {
+    const bad = blockProblem(b);
+    if (bad) warnings.push(`${bad}, left out`);
+    return !bad;
+  });
+}
+
 /** A session line with its ill-typed fields left out, and what was left out. */
 export function cleanSession(value: any): { session: CommonSession; problems: string[] } {
   const problems: string[] = [];

@@ -1,7 +1,7 @@
 // Where Common becomes a Claude Code session again: one message in, the native lines
 // that carry it out. Line ids are UUIDv5 of the session id and the line's position, so
 // the same input always gives the same bytes.
-import { blockProblem, isModeled, messageProblem, type ArtifactBlock, type Block, type CommonMessage, type CommonSession, type TextBlock, type ToolResultBlock, type ToolUseBlock } from '../common.js';
+import { isModeled, usableBlocks, type ArtifactBlock, type Block, type CommonMessage, type CommonSession, type TextBlock, type ToolResultBlock, type ToolUseBlock } from '../common.js';
 import { escapeEnvelope } from './escape.js';
 import { uuidV5 } from '../core/uuid.js';
 import { stringifyJson } from '../core/json-text.js';
@@ -47,16 +47,8 @@ export class CommonToClaude {
 
   /** The native lines of one Common message. */
   message(given: CommonMessage): object[] {
-    const problem = messageProblem(given);
-    if (problem) {
-      this.warnings.push(`${problem}, skipped`);
-      return [];
-    }
-    const content = given.content.filter((b) => {
-      const bad = blockProblem(b);
-      if (bad) this.warnings.push(`${bad}, left out`);
-      return !bad;
-    });
+    const content = usableBlocks(given, this.warnings);
+    if (content === null) return [];
     if (content.length === 0) {
       this.warnings.push('a message with no usable block, skipped');
       return [];

@@ -4,7 +4,7 @@
 // first prompt, the replies). Nothing is random: timestamps come from the input, so the
 // same input always gives the same bytes.
 import type { FromCommonOptions, NativeWriter } from '../codec.js';
-import { blockProblem, isModeled, messageProblem, type Block, type CommonMessage, type CommonSession, type ImageBlock, type ToolResultBlock, type ToolUseBlock, type Usage } from '../common.js';
+import { blockProblem, isModeled, usableBlocks, type Block, type CommonMessage, type CommonSession, type ImageBlock, type ToolResultBlock, type ToolUseBlock, type Usage } from '../common.js';
 import { stringifyJson } from '../core/json-text.js';
 import { isContextualUserMessage, RAW_ARGUMENTS } from './blocks.js';
 
@@ -57,16 +57,8 @@ export class CommonToCodex implements NativeWriter {
 
   /** The rollout lines of one Common message. */
   message(given: CommonMessage): object[] {
-    const problem = messageProblem(given);
-    if (problem) {
-      this.warnings.push(`${problem}, skipped`);
-      return [];
-    }
-    const content = given.content.filter((b) => {
-      const bad = blockProblem(b);
-      if (bad) this.warnings.push(`${bad}, left out`);
-      return !bad;
-    });
+    const content = usableBlocks(given, this.warnings);
+    if (content === null) return [];
     const stamp = rfc3339(given.timestamp);
     const lines: object[] = [];
     const items: { item: Item; events: Item[] }[] = given.role === 'assistant' ? this.assistantItems(content) : this.userItems(given, content);
