@@ -23,6 +23,8 @@ export interface Codec {
   readonly sessionFollows: boolean;
   /** Every string of a line's text (message text, tool input and output), for --grep. */
   strings(line: unknown): Iterable<string>;
+  /** The message text of a line by who wrote it, for tx-grep (tx-grep(1) says what each role holds). */
+  texts(line: unknown): Iterable<MessageText>;
   /** A converter of one session's records to Common (tx-common), or null while the harness has none. */
   toCommon: ((options: ToCommonOptions) => SessionConverter) | null;
   /** A writer of one Common session as this harness's native lines (tx-native), or null. */
@@ -37,6 +39,15 @@ export interface Codec {
   store: SessionStore | null;
   /** The envelope markup of this harness's text (tx-escape), or null when it has none. */
   markup: EnvelopeMarkup | null;
+}
+
+/** Who wrote a message text: a user turn (typed or injected), the model (text, thinking), or a tool call's input or output. */
+export type TextRole = 'user' | 'assistant' | 'tool';
+
+/** One piece of message text of a line. */
+export interface MessageText {
+  role: TextRole;
+  text: string;
 }
 
 /** The envelope fields commands filter and group on. */

@@ -18,7 +18,7 @@ import { configDir, pluginRegistryPath } from './store.js';
 import { subagentFiles } from './subagent-files.js';
 import { countSubagents, subagentsOf } from './subagents.js';
 import { countLines } from '../core/file-lines.js';
-import { lineStrings } from './text.js';
+import { lineStrings, messageTexts } from './text.js';
 import { lineView, makeQuestion } from './views.js';
 
 /** The envelope fields of a Claude Code line: sessionId, timestamp, isSidechain. */
@@ -57,6 +57,7 @@ export const claudeCodec: Codec = {
   envelope: claudeEnvelope,
   sessionFollows: false,
   strings: lineStrings,
+  texts: messageTexts,
   toCommon: (options) => new ClaudeSessionConverter(options),
   fromCommon: (session, options) => new CommonToClaude(session, options),
   question: makeQuestion,

@@ -1,5 +1,6 @@
 // The text of a Claude Code line, in two senses: what a person reads in a message
 // (for views), and every string a --grep should search (tx-filter(1) defines it).
+import type { MessageText, TextRole } from '../codec.js';
 import { stringifyJson } from '../core/json-text.js';
 
 /** The readable text of message content: the string, or text blocks joined by newlines (other blocks left out). */
@@ -93,5 +94,40 @@ export function* lineStrings(line: any): Generator<string> {
   }
   for (const [k, v] of Object.entries(line)) {
     if (!ENVELOPE.has(k)) yield* strings(v);
+  }
+}
+
+/**
+ * The message text of a line by role (tx-grep): a user line's text (typed, queued or
+ * injected by the client), an assistant line's text and thinking, and as `tool` the
+ * strings of a tool call's input and a tool result's text.
+ */
+export function* messageTexts(line: any): Generator<MessageText> {
+  if (!line || typeof line !== 'object') return;
+  if (line.type === 'attachment') {
+    // A prompt typed while the model was busy is written as an attachment first.
+    const a = line.attachment;
+    if (a && a.type === 'queued_command' && typeof a.prompt === 'string') yield { role: 'user', text: a.prompt };
+    return;
+  }
+  if (line.type !== 'user' && line.type !== 'assistant') return;
+  const role: TextRole = line.type;
+  const content = line.message?.content;
+  if (typeof content === 'string') {
+    yield { role, text: content };
+    return;
+  }
+  if (!Array.isArray(content)) return;
+  for (const block of content) {
+    if (!block || typeof block !== 'object') continue;
+    if (block.type === 'text' && typeof block.text === 'string') yield { role, text: block.text };
+    else if (block.type === 'thinking' && typeof block.thinking === 'string') yield { role: 'assistant', text: block.thinking };
+    else if (block.type === 'tool_use') for (const text of strings(block.input)) yield { role: 'tool', text };
+    else if (block.type === 'tool_result') {
+      if (typeof block.content === 'string') yield { role: 'tool', text: block.content };
+      else if (Array.isArray(block.content)) {
+        for (const b of block.content) if (b && b.type === 'text' && typeof b.text === 'string') yield { role: 'tool', text: b.text };
+      }
+    }
   }
 }

@@ -6,7 +6,7 @@ import { CodexSessionStats } from './session-stats.js';
 import { CommonToCodex } from './from-common.js';
 import { CodexToCommon } from './to-common.js';
 import { codexStore } from './store.js';
-import { codexLineView, codexQuestion, codexStrings } from './views.js';
+import { codexLineView, codexQuestion, codexStrings, codexTexts } from './views.js';
 
 /** The envelope fields of a Codex line: only session_meta names its session; no line is a sidechain. */
 export function codexEnvelope(line: unknown): Envelope {
@@ -23,6 +23,7 @@ export const codexCodec: Codec = {
   envelope: codexEnvelope,
   sessionFollows: true,
   strings: codexStrings,
+  texts: codexTexts,
   // The conversion to Common lands with lib/codex/to-common.ts.
   toCommon: (options) => new CodexToCommon(options),
   fromCommon: (session, options) => new CommonToCodex(session, options),

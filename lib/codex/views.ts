@@ -1,7 +1,7 @@
 // tx-filter's questions over Codex rollouts: prompts, tool calls and results,
 // compactions, usage. Skills, subagents, hooks and modes are Claude Code's notions and
 // return null here (tx-filter says so on stderr). tx-filter(1) documents each view.
-import type { Question, QuestionFlag, QuestionOptions, View } from '../codec.js';
+import type { MessageText, Question, QuestionFlag, QuestionOptions, TextRole, View } from '../codec.js';
 import { trimDeep, trimText } from '../core/trim.js';
 import type { Kind, RecordHeader, RecordView } from '../record.js';
 import { leadingText } from './classify.js';
@@ -177,4 +177,37 @@ export function* codexStrings(line: any): Generator<string> {
       }
     }
   }
+}
+
+/** Item types of a rollout that are a tool's call or output (their strings are `tool` text). */
+const TOOL_ITEM = /(^|_)(call|output|result)$/;
+
+/**
+ * The message text of a Codex line by role (tx-grep): a response item's user or
+ * assistant message text (developer and system messages are the harness's
+ * instructions, left out), reasoning summaries and text as assistant, and the strings
+ * of tool calls and their outputs as `tool`. Event lines repeat the messages and are
+ * left out, so a text is found once.
+ */
+export function* codexTexts(line: any): Generator<MessageText> {
+  if (!line || typeof line !== 'object') return;
+  // Early rollouts wrote bare items, without the response_item envelope.
+  const item = line.type === 'response_item' ? line.payload : line.payload === undefined ? line : null;
+  if (!item || typeof item !== 'object' || typeof item.type !== 'string') return;
+  if (item.type === 'message') {
+    if (item.role !== 'user' && item.role !== 'assistant') return;
+    const role: TextRole = item.role;
+    if (typeof item.content === 'string') yield { role, text: item.content };
+    else if (Array.isArray(item.content)) {
+      for (const b of item.content) if (b && typeof b.text === 'string') yield { role, text: b.text };
+    }
+    return;
+  }
+  if (item.type === 'reasoning') {
+    for (const part of [...(Array.isArray(item.summary) ? item.summary : []), ...(Array.isArray(item.content) ? item.content : [])]) {
+      if (part && typeof part.text === 'string') yield { role: 'assistant', text: part.text };
+    }
+    return;
+  }
+  if (TOOL_ITEM.test(item.type)) for (const text of codexStrings(item)) yield { role: 'tool', text };
 }

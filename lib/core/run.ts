@@ -44,7 +44,8 @@ export interface Tool {
   options: { string?: string[]; boolean?: string[]; alias?: Record<string, string | string[]>; default?: Record<string, unknown> };
   /** For a flag that takes no value, the form to use instead of `--flag=VALUE` (e.g. `--tool-calls --name TOOL`). */
   valueHints?: Record<string, string>;
-  main(ctx: Context): Promise<void>;
+  /** The tool's work; a number it resolves to is the exit status (tx-grep's 1 for no match), else the usual rules apply. */
+  main(ctx: Context): Promise<void | number>;
   /**
    * Files are independent for this tool (its output for several files is its outputs
    * for each, one after another): `--jobs N` then runs each file in a worker thread.
@@ -198,8 +199,9 @@ export async function execute(tool: Tool, proc: Proc, args: minimist.ParsedArgs)
       }
     },
   };
+  let status: void | number;
   try {
-    await tool.main(ctx);
+    status = await tool.main(ctx);
     await out.end();
   } catch (err) {
     if (err instanceof BrokenPipe) return 0;
@@ -218,6 +220,7 @@ export async function execute(tool: Tool, proc: Proc, args: minimist.ParsedArgs)
     say(`internal error: ${e && e.message ? e.message : String(err)}`);
     return 1;
   }
+  if (typeof status === 'number') return status;
   if (unreadable > 0) return 1;
   if (args.strict && problems > 0) return 1;
   return 0;

@@ -1,0 +1,235 @@
+// The byte pre-filter of tx-grep: which lines of a session file could hold a match,
+// found by searching the file's bytes, so that only those lines are ever JSON.parsed.
+// A pattern is reduced to a literal every match must contain (the whole text for a
+// fixed string; for a regular expression, its longest run of plain characters outside
+// groups and alternation). A JSON writer stores a string's characters as their UTF-8
+// bytes, with `"`, `\` and control characters escaped (`\"`, `\\`, `\n`, …), so the
+// literal is searched for as JSON.stringify writes it. Any other spelling of a
+// character goes through an escape that starts `\u` (or is `\/`): a line holding one of
+// those (other than JSON.stringify's own `\u00XX` for a control character) is always let
+// through and parsed, so the filter never loses a match.
+// Lines longer than the read size are joined before they are searched.
+
+/** What the pre-filter searches a chunk for: the literal, and the escapes that bypass it. */
+export interface Prefilter {
+  /** The literal's bytes as JSON writes them (for the notes and the tests). */
+  readonly needle: string;
+  /** The first offset at or after `from` in `buf` where a line could match, or -1. */
+  next(buf: Buffer, from: number, text?: () => string): number;
+}
+
+const BYPASS = [Buffer.from('\\u'), Buffer.from('\\/')];
+
+/**
+ * True for `\u0000`…`\u001f` in lower case at `at`: the spelling JSON.stringify itself
+ * gives a control character, so the literal holds it the same way and it hides nothing
+ * (tool output full of ANSI escapes, `\u001b`, is not parsed for it).
+ */
+function isControlEscape(buf: Buffer, at: number): boolean {
+  const hex = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66);
+  return buf[at + 2] === 0x30 && buf[at + 3] === 0x30 && (buf[at + 4] === 0x30 || buf[at + 4] === 0x31) && hex(buf[at + 5]);
+}
+
+/**
+ * The literal every match of `pattern` contains, or null when none can be known
+ * (alternation at the top level, or no plain character). With `ignoreCase` only ASCII
+ * runs count: the pre-filter folds ASCII case only (as a JavaScript regular expression
+ * without the u flag does).
+ */
+export function requiredLiteral(pattern: string, fixed: boolean, ignoreCase: boolean): string | null {
+  const runs: string[] = [];
+  if (fixed) runs.push(pattern);
+  else if (!regexRuns(pattern, runs)) return null;
+  let best = '';
+  for (const run of runs) {
+    for (const part of ignoreCase ? run.split(/[^\x00-\x7f]+/) : [run]) if (part.length > best.length) best = part;
+  }
+  return best.length > 0 ? best : null;
+}
+
+/** Push the runs of plain characters every match of a regular expression contains; false for top-level alternation. */
+function regexRuns(p: string, runs: string[]): boolean {
+  let depth = 0;
+  let cur = '';
+  const cut = () => {
+    if (cur) runs.push(cur);
+    cur = '';
+  };
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i];
+    if (c === '\\') {
+      const e = p[i + 1] ?? '';
+      if (/[^A-Za-z0-9]/.test(e) && e !== '') {
+        if (depth === 0) cur += e;
+        i++;
+        continue;
+      }
+      // A class (\d \w \s…), an assertion, a control or code escape, a back reference: no plain character.
+      cut();
+      if (e === 'x') i += 3;
+      else if (e === 'u') i += 5;
+      else if (e === 'c') i += 2;
+      else i += 1;
+      continue;
+    }
+    if (c === '[') {
+      cut();
+      for (i++; i < p.length && p[i] !== ']'; i++) if (p[i] === '\\') i++;
+      continue;
+    }
+    if (c === '(') {
+      cut();
+      depth++;
+      continue;
+    }
+    if (c === ')') {
+      cut();
+      depth = Math.max(0, depth - 1);
+      continue;
+    }
+    if (c === '|') {
+      if (depth === 0) return false;
+      continue;
+    }
+    if (c === '*' || c === '?' || c === '{') {
+      // The character before is optional (or repeated a number of times that may be 0).
+      if (depth === 0) cur = cur.slice(0, -1);
+      cut();
+      continue;
+    }
+    if (c === '+' || c === '.' || c === '^' || c === '$' || c === '}') {
+      cut();
+      continue;
+    }
+    if (depth === 0) cur += c;
+  }
+  cut();
+  return true;
+}
+
+/** A pre-filter for a literal (null: every line goes through). */
+export function prefilterFor(literal: string | null, ignoreCase: boolean): Prefilter | null {
+  if (literal === null) return null;
+  const needle = JSON.stringify(literal).slice(1, -1);
+  const bytes = Buffer.from(needle);
+  const folded = ignoreCase && /[A-Za-z]/.test(needle) ? new RegExp(needle.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'), 'gi') : null;
+  // The next hit of each search in the buffer last searched: a search is run again only
+  // once the caller has moved past its hit, so a chunk is scanned once per search.
+  let searched: Buffer | null = null;
+  const hits = [-2, -2, -2];
+  const find = (k: number, buf: Buffer, from: number, text?: () => string): number => {
+    if (k === 0 && folded) {
+      // Case folded over the bytes read as Latin-1: one character per byte, ASCII folds as in the pattern.
+      folded.lastIndex = from;
+      const m = folded.exec(text ? text() : buf.toString('latin1'));
+      return m ? m.index : -1;
+    }
+    if (k !== 1) return buf.indexOf(k === 0 ? bytes : BYPASS[1], from);
+    let at = buf.indexOf(BYPASS[0], from);
+    while (at >= 0 && isControlEscape(buf, at)) at = buf.indexOf(BYPASS[0], at + 2);
+    return at;
+  };
+  return {
+    needle,
+    next(buf, from, text) {
+      if (buf !== searched) {
+        searched = buf;
+        hits.fill(-2);
+      }
+      let best = -1;
+      for (let k = 0; k < hits.length; k++) {
+        if (hits[k] !== -1 && hits[k] < from) hits[k] = find(k, buf, from, text);
+        if (hits[k] >= 0 && (best < 0 || hits[k] < best)) best = hits[k];
+      }
+      return best;
+    },
+  };
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/** A line that may match: its 1-based number and its bytes (valid until the next chunk is read). */
+export interface CandidateLine {
+  n: number;
+  bytes: Buffer;
+}
+
+/**
+ * The lines of a file (given as chunks) that the pre-filter lets through, numbered as
+ * tx-parse numbers them, without the line end (and without a BOM on line 1). With no
+ * pre-filter every line comes out. Lines that end in one chunk are found by searching
+ * the chunk; a line spanning chunks is joined once and then searched.
+ */
+export function* candidateLines(chunks: Iterable<Buffer>, filter: Prefilter | null): Generator<CandidateLine> {
+  let n = 0;
+  let pending: Buffer[] = [];
+  let pendingLength = 0;
+  const line = (bytes: Buffer): CandidateLine => {
+    n++;
+    if (n === 1 && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+    if (bytes.length > 0 && bytes[bytes.length - 1] === CR) bytes = bytes.subarray(0, bytes.length - 1);
+    return { n, bytes };
+  };
+  const passes = (bytes: Buffer) => filter === null || filter.next(bytes, 0) >= 0;
+  for (const chunk of chunks) {
+    let start = 0;
+    if (pendingLength > 0) {
+      const nl = chunk.indexOf(LF);
+      if (nl < 0) {
+        pending.push(chunk);
+        pendingLength += chunk.length;
+        continue;
+      }
+      pending.push(chunk.subarray(0, nl));
+      const joined = Buffer.concat(pending, pendingLength + nl);
+      pending = [];
+      pendingLength = 0;
+      const l = line(joined);
+      if (passes(l.bytes)) yield l;
+      start = nl + 1;
+    }
+    const last = chunk.lastIndexOf(LF);
+    if (last >= start) {
+      const region = chunk.subarray(start, last + 1);
+      if (filter === null) {
+        for (let at = 0; at < region.length; ) {
+          const nl = region.indexOf(LF, at);
+          yield line(region.subarray(at, nl));
+          at = nl + 1;
+        }
+      } else {
+        let text: string | null = null;
+        const latin1 = () => (text ??= region.toString('latin1'));
+        let at = 0;
+        for (;;) {
+          const hit = filter.next(region, at, latin1);
+          if (hit < 0) {
+            n += countLf(region, at, region.length);
+            break;
+          }
+          const lineStart = hit === 0 ? 0 : region.lastIndexOf(LF, hit - 1) + 1;
+          n += countLf(region, at, lineStart);
+          const nl = region.indexOf(LF, hit);
+          yield line(region.subarray(lineStart, nl));
+          at = nl + 1;
+        }
+      }
+      start = last + 1;
+    }
+    if (start < chunk.length) {
+      pending.push(chunk.subarray(start));
+      pendingLength += chunk.length - start;
+    }
+  }
+  if (pendingLength > 0) {
+    const l = line(Buffer.concat(pending, pendingLength));
+    if (passes(l.bytes)) yield l;
+  }
+}
+
+function countLf(buf: Buffer, from: number, to: number): number {
+  let count = 0;
+  for (let i = buf.indexOf(LF, from); i >= 0 && i < to; i = buf.indexOf(LF, i + 1)) count++;
+  return count;
+}

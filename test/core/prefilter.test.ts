@@ -1,0 +1,87 @@
+// The byte pre-filter of tx-grep: the literal a pattern requires, and the lines it lets
+// through, which must include every line that could match, numbered as tx-parse numbers.
+import t from 'tap';
+import { candidateLines, prefilterFor, requiredLiteral } from '../../lib/core/prefilter.js';
+import { prng } from '../helpers.js';
+
+t.test('the literal a pattern requires: fixed strings whole, regular expressions by their longest plain run outside groups', async (t) => {
+  const cases: [string, boolean, boolean, string | null][] = [
+    ['a.b', true, false, 'a.b'],
+    ['hello world', false, false, 'hello world'],
+    ['fix(ed|es)? the bug', false, false, ' the bug'],
+    ['colou?r', false, false, 'colo'],
+    ['ab+c', false, false, 'ab'],
+    ['x*yz', false, false, 'yz'],
+    ['a\\.b', false, false, 'a.b'],
+    ['\\d+ items', false, false, ' items'],
+    ['[abc]def', false, false, 'def'],
+    ['cat|dog', false, false, null],
+    ['(cat|dog)s', false, false, 's'],
+    ['\\u00e9t\\x41', false, false, 't'],
+    ['.*', false, false, null],
+    ['', false, false, null],
+    ['naïve bug', false, true, 've bug'],
+    ['café', true, false, 'café'],
+  ];
+  for (const [pattern, fixed, ignoreCase, want] of cases) t.equal(requiredLiteral(pattern, fixed, ignoreCase), want, `${JSON.stringify(pattern)}${fixed ? ' -F' : ''}${ignoreCase ? ' -i' : ''}`);
+});
+
+t.test('the literal is searched as JSON writes it: quotes, backslashes and newlines escaped, other characters as UTF-8', async (t) => {
+  t.equal(prefilterFor('say "hi"', false)!.needle, 'say \\"hi\\"');
+  t.equal(prefilterFor('C:\\temp', false)!.needle, 'C:\\\\temp');
+  t.equal(prefilterFor('a\nb', false)!.needle, 'a\\nb');
+  t.equal(prefilterFor('café', false)!.needle, 'café');
+  t.equal(prefilterFor(null, false), null, 'no literal, no pre-filter');
+});
+
+/** The lines a correct pre-filter must let through, by a plain split: those holding the needle bytes or an escape (other than a control character's). */
+function expected(text: string, needle: string, ignoreCase: boolean): [number, string][] {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  const has = (l: string) => (ignoreCase ? l.toLowerCase().includes(needle.toLowerCase()) : l.includes(needle)) || /\\u(?!00[01][0-9a-f])/.test(l) || l.includes('\\/');
+  return lines.map((l, i) => [i + 1, l.replace(/\r$/, '')] as [number, string]).filter(([, l]) => has(l));
+}
+
+t.test('at every chunk boundary, the lines let through are exactly those holding the needle or an escape, with their line numbers', async (t) => {
+  const text = ['{"a":"no"}', '{"b":"a needle here"}', '{"c":"x"}\r', '{"d":"esc \\u00e9"}', '{"ansi":"\\u001b[32m ok"}', '', '{"e":"NEEDLE"}', '{"f":"slash \\/"}', '{"g":"needle at end"}'].join('\n');
+  const bytes = Buffer.from(text);
+  for (const ignoreCase of [false, true]) {
+    const filter = prefilterFor('needle', ignoreCase);
+    const want = expected(text, 'needle', ignoreCase);
+    let bad = 0;
+    for (let k = 0; k <= bytes.length; k++) {
+      const chunks = [Buffer.from(bytes.subarray(0, k)), Buffer.from(bytes.subarray(k))];
+      const got = [...candidateLines(chunks, filter)].map((l) => [l.n, l.bytes.toString()]);
+      if (JSON.stringify(got) !== JSON.stringify(want)) {
+        bad++;
+        t.same(got, want, `split at ${k}${ignoreCase ? ' (-i)' : ''}`);
+      }
+    }
+    t.equal(bad, 0, `every split point agrees${ignoreCase ? ' (-i)' : ''}`);
+  }
+});
+
+t.test('random texts in random chunks: the same lines as a plain split, and every line without a filter', async (t) => {
+  const random = prng(7);
+  const words = ['{"t":"', 'abc', 'needle', 'NeEdLe', '\\u0041', '\\u001b[0m', '\\u001', '\\/', 'é', '\r', '\n', '"}', ' '];
+  for (let round = 0; round < 200; round++) {
+    let text = '';
+    for (let i = 0; i < 60; i++) text += words[Math.floor(random() * words.length)];
+    const bytes = Buffer.from(text);
+    const chunks: Buffer[] = [];
+    for (let at = 0; at < bytes.length; ) {
+      const n = 1 + Math.floor(random() * 30);
+      chunks.push(Buffer.from(bytes.subarray(at, at + n)));
+      at += n;
+    }
+    const got = [...candidateLines(chunks, prefilterFor('needle', round % 2 === 1))].map((l) => [l.n, l.bytes.toString()]);
+    t.same(got, expected(text, 'needle', round % 2 === 1), `round ${round}`);
+    const all = [...candidateLines(chunks, null)].map((l) => l.n);
+    t.equal(all.length, expected(text, '', false).length, `round ${round}: every line without a filter`);
+  }
+});
+
+t.test('a BOM on line 1 is not part of its bytes', async (t) => {
+  const got = [...candidateLines([Buffer.from('\ufeff{"a":"needle"}\n')], prefilterFor('needle', false))];
+  t.same(got.map((l) => l.bytes.toString()), ['{"a":"needle"}']);
+});
