@@ -215,8 +215,8 @@ export interface SessionStore {
   countLines(file: string, size: number, counter?: ReadCounter): number;
   /** The first prompt a person typed in a session file, trimmed to `max` characters. */
   firstPrompt(file: string, size: number, max: number, counter?: ReadCounter): string | null;
-  /** The newest sessions of a working directory, newest first, with those within `windowMinutes` of it. */
-  current(root: string, cwd: string, windowMinutes: number): FoundSession[];
+  /** The newest sessions of a working directory, newest first, with those within `windowMinutes` of it; a project path that cannot be read goes to `onProblem`. */
+  current(root: string, cwd: string, windowMinutes: number, onProblem?: (p: WalkProblem) => void): FoundSession[];
   /** The number of subagent transcripts beside a session file; null when the harness keeps none there. */
   countSubagents(file: string): number | null;
   /** The subagent transcripts beside a session file that are regular files; none for a file that is itself one, or a harness that keeps none. */

@@ -17,7 +17,7 @@ export function currentSessionForTerminal(ctx: Context): string {
     // A harness that was never used here has no store to name (the last one is always named).
     if (!existsSync(root) && i < CODECS.length - 1) continue;
     roots.push(root);
-    sessions = sessions.concat(codec.store.current(root, cwd, DEFAULT_WINDOW_MINUTES));
+    sessions = sessions.concat(codec.store.current(root, cwd, DEFAULT_WINDOW_MINUTES, (p) => ctx.warn({ src: p.path }, p.message)));
   }
   sessions.sort((a, b) => b.stat.mtimeMs - a.stat.mtimeMs || a.path.localeCompare(b.path));
   if (sessions.length === 0) throw new UsageError(`stdin is a terminal and ${cwd} has no session${roots.length === 0 ? '' : ` under ${roots.join(' or ')}`}; name a FILE or pipe one in`);

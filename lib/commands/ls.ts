@@ -139,23 +139,42 @@ function stringOption(ctx: Context, name: string): string | undefined {
   return value;
 }
 
+/**
+ * A directory the user named (`--root`, `--config`, a DIR argument) or the environment
+ * names: refused by name when it is not a directory (a session file is taken where
+ * `sessionFile` allows it), and when it is missing unless `mayBeMissing` (a store not
+ * used yet lists nothing).
+ */
+function storeDir(dir: string, said: string, opts: { mayBeMissing?: boolean; sessionFile?: boolean } = {}): string {
+  let stat: Stats;
+  try {
+    stat = statSync(dir);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && opts.mayBeMissing) return dir;
+    throw new ToolError(`${said}: ${code === 'ENOENT' ? (opts.sessionFile ? 'no such file or directory' : 'no such directory') : code === 'ENOTDIR' ? 'a part of the path is not a directory' : describeError(err)}`);
+  }
+  if (stat.isDirectory()) return dir;
+  if (opts.sessionFile && stat.isFile() && /\.jsonl(\.zst)?$/.test(dir)) return dir;
+  throw new ToolError(`${said}: not a directory`);
+}
+
 /** The sessions root: --root, else <--config>/projects, else the environment's storeOf(ctx). */
 export function rootOf(ctx: Context): string {
   const root = stringOption(ctx, 'root');
-  if (root !== undefined) return root;
-  const config = stringOption(ctx, 'config');
-  if (config !== undefined) return storeOf(ctx).rootIn(config);
-  const found = storeOf(ctx).configDir(ctx.proc.env);
-  if (found === null) throw new ToolError(`no store: neither ${isCodex(ctx) ? 'CODEX_HOME' : 'CLAUDE_CONFIG_DIR'} nor HOME is set (use --root DIR)`);
-  return storeOf(ctx).rootIn(found);
+  if (root !== undefined) return storeDir(root, `--root ${root}`, { sessionFile: true });
+  const config = configOf(ctx);
+  const inside = storeOf(ctx).rootIn(config);
+  return inside === config ? config : storeDir(inside, inside, { mayBeMissing: true });
 }
 
-function configOf(ctx: Context): string {
+/** The config dir: --config (which must exist), else the environment's (which may not, yet). */
+function configOf(ctx: Context, instead = '--root DIR'): string {
   const config = stringOption(ctx, 'config');
-  if (config !== undefined) return config;
+  if (config !== undefined) return storeDir(config, `--config ${config}`);
   const found = storeOf(ctx).configDir(ctx.proc.env);
-  if (found === null) throw new ToolError(`no config dir: neither ${isCodex(ctx) ? 'CODEX_HOME' : 'CLAUDE_CONFIG_DIR'} nor HOME is set (use --config DIR)`);
-  return found;
+  if (found === null) throw new ToolError(`no store: neither ${isCodex(ctx) ? 'CODEX_HOME' : 'CLAUDE_CONFIG_DIR'} nor HOME is set (use ${instead})`);
+  return storeDir(found, found, { mayBeMissing: true });
 }
 
 /** The working directory for --current: --cwd resolved against the process's, else the process's. */
@@ -172,15 +191,9 @@ async function listSessions(ctx: Context, opts: ListOptions): Promise<void> {
   const kept: SessionEntry[] = [];
   let count = 0;
   let flushed = Date.now();
+  // Every DIR named is checked before anything is listed: a missing one is an error, not an empty listing.
+  for (const root of ctx.files) storeDir(root, root, { sessionFile: true });
   for (const root of roots) {
-    if (ctx.files.length > 0) {
-      try {
-        statSync(root);
-      } catch (err) {
-        ctx.warn({ src: root }, `cannot read: ${describeError(err)}`);
-        continue;
-      }
-    }
     for (const found of storeOf(ctx).discover(root, (p) => ctx.warn({ src: p.path }, p.message))) {
       const entry = sessionEntry(ctx, found, opts);
       progress.tick(++count);
@@ -207,7 +220,7 @@ async function listCurrent(ctx: Context, opts: ListOptions): Promise<void> {
   const root = rootOf(ctx);
   const cwd = cwdOf(ctx);
   const window = numberOption(ctx, 'window', DEFAULT_WINDOW_MINUTES);
-  const sessions = storeOf(ctx).current(root, cwd, window);
+  const sessions = storeOf(ctx).current(root, cwd, window, (p) => ctx.warn({ src: p.path }, p.message));
   if (sessions.length === 0) throw new ToolError(`no session of ${cwd} under ${root}`);
   if (sessions.length > 1) ctx.note(`${sessions.length} sessions were modified within ${window} minutes of each other, newest first; compare their first prompts`);
   for (const found of sessions) {
@@ -223,7 +236,7 @@ export function resolveSession(ctx: Context, name: string | undefined): string {
   if (name === undefined) {
     const root = rootOf(ctx);
     const cwd = cwdOf(ctx);
-    const current = storeOf(ctx).current(root, cwd, 0);
+    const current = storeOf(ctx).current(root, cwd, 0, (p) => ctx.warn({ src: p.path }, p.message));
     if (current.length === 0) throw new ToolError(`no session of ${cwd} under ${root} (name one: tx-ls --subagents SESSION)`);
     return current[0].path;
   }
@@ -258,7 +271,7 @@ async function listSubagents(ctx: Context, counter: ReadCounter): Promise<void> 
 }
 
 async function listPlugins(ctx: Context): Promise<void> {
-  const file = storeOf(ctx).pluginRegistryPath(configOf(ctx));
+  const file = storeOf(ctx).pluginRegistryPath(configOf(ctx, '--config DIR'));
   if (file === null) return;
   try {
     statSync(file);

@@ -63,6 +63,33 @@ t.test('a missing root lists nothing and exits 0', async (t) => {
   t.equal(r.stderr, '');
 });
 
+t.test('a root or config dir the user names must be a directory: missing or a file is a named error, exit 1', async (t) => {
+  const dir = t.testdir({ file: 'not a folder', config: { projects: { '-home-u': 'a file where a project should be' } } });
+  const file = path.join(dir, 'file');
+  const cases: [string[], string][] = [
+    [['--root', '/nonexistent'], '--root /nonexistent: no such file or directory'],
+    [['--root', file], `--root ${file}: not a directory`],
+    [['--config', file], `--config ${file}: not a directory`],
+    [['--config', '/nonexistent'], '--config /nonexistent: no such directory'],
+    [['--current', '--root', '/nonexistent'], '--root /nonexistent: no such file or directory'],
+    [['--subagents', 'abc', '--root', '/nonexistent'], '--root /nonexistent: no such file or directory'],
+    [['--plugins', '--config', file], `--config ${file}: not a directory`],
+    [['--harness', 'codex', '--root', '/nonexistent'], '--root /nonexistent: no such file or directory'],
+    [['--harness', 'codex', '--config', file], `--config ${file}: not a directory`],
+    [['/nonexistent'], '/nonexistent: no such file or directory'],
+    [[path.join(dir, 'config'), file], `${file}: not a directory`],
+  ];
+  for (const [args, said] of cases) {
+    const r = await runTool(lsTool, args, { env: { HOME: dir } });
+    t.same([r.status, r.stdout, r.stderr], [1, '', `tx-ls: ${said}\n`], args.join(' '));
+  }
+  const viaEnv = await runTool(lsTool, [], { env: { CLAUDE_CONFIG_DIR: file } });
+  t.same([viaEnv.status, viaEnv.stderr], [1, `tx-ls: ${file}: not a directory\n`], 'CLAUDE_CONFIG_DIR naming a file');
+  const current = await runTool(lsTool, ['--current', '--cwd', '/home/u'], { env: { CLAUDE_CONFIG_DIR: path.join(dir, 'config') } });
+  t.equal(current.status, 1);
+  t.match(current.stderr, `tx-ls: ${path.join(dir, 'config', 'projects', '-home-u')}: not a directory, where the project directory should be\n`, 'a file where the project directory should be is named');
+});
+
 t.test('no HOME and no CLAUDE_CONFIG_DIR is an error that says so', async (t) => {
   const r = await runTool(lsTool, [], { env: {} });
   t.equal(r.status, 1);
