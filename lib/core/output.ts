@@ -4,6 +4,7 @@
 // (`push`, `pushText`) and await `flushIfFull()` once per batch of input lines, so a
 // record costs a copy, not a promise.
 import type { Writable } from 'node:stream';
+import { stringifyJson } from './json-text.js';
 
 /** The largest piece handed to the stream in one write. */
 export const PIECE = 64 * 1024;
@@ -74,9 +75,9 @@ export class Output {
     if (this.ready.length > 0) await this.writeReady();
   }
 
-  /** Write one NDJSON line: a JSON value followed by a newline. */
+  /** Write one NDJSON line: a JSON value (of any depth) followed by a newline. */
   async writeJson(value: unknown): Promise<void> {
-    await this.write(JSON.stringify(value) + '\n');
+    await this.write(stringifyJson(value) + '\n');
   }
 
   /** Push everything queued to the stream, in pieces of at most 64 KB. */
