@@ -167,3 +167,27 @@ t.test('--jobs 1 and --jobs 4 write the same bytes', async (t) => {
   const none = await runBin('tx-grep', ['no such text at all', '--jobs', '4', ...files]);
   t.equal(none.status, 1, 'no hit on workers: status 1');
 });
+
+t.test('a Codex rollout kept as .jsonl.zst is searched in its decompressed lines', async (t) => {
+  const { spawnSync } = await import('node:child_process');
+  if (spawnSync('zstd', ['--version']).status !== 0) {
+    t.plan(0, 'zstd is not installed: the .zst rollout cannot be made');
+    return;
+  }
+  const dir = t.testdir({ sessions: {} });
+  const zst = join(dir, 'sessions', 'rollout-2026-01-02T11-00-00-019c0000-0000-7000-8000-00000000e002.jsonl.zst');
+  t.equal(spawnSync('zstd', ['-q', CODEX, '-o', zst]).status, 0);
+  const plain = await grep(['bug', CODEX]);
+  const packed = await grep(['bug', '--codex-home', dir, '--config-dir', join(dir, 'none')]);
+  t.same(packed.hits.map((h) => [h.path, h.session, h.n, h.snippet]), plain.hits.map((h) => [zst, h.session, h.n, h.snippet]));
+});
+
+t.test('a closed pipe ends it quietly with status 0, on one thread or several', async (t) => {
+  const { spawnSync } = await import('node:child_process');
+  const files = [...corpusFiles('claude-code'), CLAUDE, CODEX];
+  for (const jobs of ['1', '2']) {
+    const r = spawnSync('bash', ['-o', 'pipefail', '-c', `node ${repo('build', 'bin', 'tx-grep.js')} -i --role user,assistant,tool e --jobs ${jobs} "$@" | head -1 >/dev/null`, 'sh', ...files], { encoding: 'utf8' });
+    t.equal(r.status, 0, `--jobs ${jobs}: status 0`);
+    t.equal(r.stderr, '', `--jobs ${jobs}: nothing on stderr`);
+  }
+});
