@@ -208,8 +208,8 @@ export class CommonToCodex implements NativeWriter {
         this.calls.set(b.id, native);
         return { type: 'local_shell_call', call_id: b.id, status: 'completed', action: input };
       case 'web_search_call':
-        // A web search runs on the server: no output answers it.
-        return { type: 'web_search_call', id: b.id, status: 'completed', action: input };
+        // A web search runs on the server: no output answers it. One the rollout gave no action (an empty input) gets none.
+        return Object.keys(input).length === 0 ? { type: 'web_search_call', id: b.id, status: 'completed' } : { type: 'web_search_call', id: b.id, status: 'completed', action: input };
       case 'tool_search_call':
         this.calls.set(b.id, native);
         return { type: 'tool_search_call', call_id: b.id, status: 'completed', arguments: input };
