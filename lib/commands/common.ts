@@ -161,4 +161,5 @@ export const commonTool: Tool = {
   main,
   // Each file is its own session (or sessions), so files convert independently.
   parallel: { url: import.meta.url },
+  directories: true,
 };

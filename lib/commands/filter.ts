@@ -276,4 +276,5 @@ export const filterTool: Tool = {
   // Records are kept or dropped one by one, so files are independent; views are not
   // (some questions answer at the end of the whole input, --usage by message.id).
   parallel: { url: import.meta.url, when: (args) => !args.view },
+  directories: true,
 };

@@ -92,4 +92,6 @@ export const parseTool: Tool = {
   main,
   // Following runs until stopped, so it is never split between workers.
   parallel: { url: import.meta.url, when: (args) => !args.follow },
+  // A followed file is named itself: --follow refuses a directory.
+  directories: (args) => !args.follow,
 };

@@ -129,4 +129,4 @@ async function subagentTotals(harness: Harness, id: string | null, files: string
 }
 
 /** The tx-stats tool. */
-export const statsTool: Tool = { name: 'tx-stats', help: HELP, options: { boolean: ['subagents'] }, main };
+export const statsTool: Tool = { name: 'tx-stats', help: HELP, options: { boolean: ['subagents'] }, main, directories: true };

@@ -16,7 +16,8 @@ export class FileTooLarge extends Error {
   readonly code = 'EFBIG';
 }
 
-function kind(st: Stats): string {
+/** What a file that is not a regular file is, for a message. */
+export function fileKind(st: Stats): string {
   if (st.isDirectory()) return 'a directory';
   if (st.isFIFO()) return 'a FIFO';
   if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
@@ -29,7 +30,7 @@ export function openRegular(file: string): { fd: number; size: number } {
   const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw new NotRegularFile(`${kind(st)}, not a regular file`);
+    if (!st.isFile()) throw new NotRegularFile(`${fileKind(st)}, not a regular file`);
     return { fd, size: st.size };
   } catch (err) {
     closeSync(fd);

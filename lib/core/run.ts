@@ -1,9 +1,11 @@
 // run(): what every bin shares. Options, --help, --version, error messages of the
 // form `tx-NAME: FILE:LINE: message`, exit status, inputs, and the quiet EPIPE stop.
-import { createReadStream, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import minimist from 'minimist';
+import { inputFiles } from './input-files.js';
 import { BrokenPipe, Output } from './output.js';
+import { regularReadStream } from './regular-file.js';
 
 /** The parts of `process` a tool uses, so a test can pass its own. */
 export interface Proc {
@@ -52,6 +54,8 @@ export interface Tool {
    * `url` is the module that exports the tool; `when` says which options allow it.
    */
   parallel?: { url: string; when?(args: minimist.ParsedArgs): boolean };
+  /** A directory named stands for its `*.jsonl` files in name order (else opening it says it is not a regular file); a function says with which options. */
+  directories?: boolean | ((args: minimist.ParsedArgs) => boolean);
 }
 
 /** An error in how the tool was called: exit status 2. */
@@ -125,7 +129,22 @@ export async function run(tool: Tool, proc: Proc): Promise<number> {
     say(`${usageProblem} (see ${tool.name} --help)`);
     return 2;
   }
-  const files = args._.map(String);
+  const given = args._.map(String);
+  const directories = typeof tool.directories === 'function' ? tool.directories(args) : tool.directories === true;
+  if (!directories) return runFiles(tool, proc, args, given);
+  const input = inputFiles(given);
+  for (const problem of input.problems) say(problem);
+  for (const dir of input.empty) say(`${dir}: no *.jsonl files in it`);
+  const unusable = input.problems.length > 0 ? 1 : 0;
+  // Names were given and none can be read: stdin is not what was asked for.
+  if (given.length > 0 && input.files.length === 0) return unusable;
+  args._ = input.files;
+  return Math.max(unusable, await runFiles(tool, proc, args, input.files));
+}
+
+/** Run a tool on its files: on workers when it can and several are named, else in this thread. */
+async function runFiles(tool: Tool, proc: Proc, args: minimist.ParsedArgs, files: string[]): Promise<number> {
+  const say = (text: string) => proc.stderr.write(`${tool.name}: ${text}\n`);
   if (tool.parallel && files.length > 1 && !files.includes('-') && (tool.parallel.when?.(args) ?? true)) {
     const { jobsWanted, runOnWorkers } = await import('./workers.js');
     const jobs = await jobsWanted(args.jobs);
@@ -185,14 +204,13 @@ export async function execute(tool: Tool, proc: Proc, args: minimist.ParsedArgs)
           yield { stream: proc.stdin };
           continue;
         }
-        const stream = createReadStream(name, { highWaterMark: 1 << 20 });
-        const opened = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
-          stream.once('ready', () => resolve(null));
-          stream.once('error', (err) => resolve(err));
-        });
-        if (opened) {
+        let stream: Readable;
+        try {
+          stream = regularReadStream(name);
+        } catch (err) {
+          const e = err as NodeJS.ErrnoException;
           unreadable++;
-          say(`${name}: cannot read: ${opened.code === 'ENOENT' ? 'no such file' : opened.code === 'EISDIR' ? 'is a directory' : opened.message}`);
+          say(`${name}: cannot read: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
           continue;
         }
         yield { src: name, stream };
