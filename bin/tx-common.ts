@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { commonTool } from '../lib/commands/common.js';
-import { main } from '../lib/core/run.js';
+import { start } from '../lib/core/start.js';
 
-main(commonTool);
+start('tx-common', async () => (await import('../lib/commands/common.js')).commonTool);

@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { escapeTool } from '../lib/commands/escape.js';
-import { main } from '../lib/core/run.js';
+import { start } from '../lib/core/start.js';
 
-main(escapeTool);
+start('tx-escape', async () => (await import('../lib/commands/escape.js')).escapeTool);

@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { filterTool } from '../lib/commands/filter.js';
-import { main } from '../lib/core/run.js';
+import { start } from '../lib/core/start.js';
 
-main(filterTool);
+start('tx-filter', async () => (await import('../lib/commands/filter.js')).filterTool);

@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { grepTool } from '../lib/commands/grep.js';
-import { main } from '../lib/core/run.js';
+import { start } from '../lib/core/start.js';
 
-main(grepTool);
+start('tx-grep', async () => (await import('../lib/commands/grep.js')).grepTool);

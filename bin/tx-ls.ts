@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { lsTool } from '../lib/commands/ls.js';
-import { main } from '../lib/core/run.js';
+import { start } from '../lib/core/start.js';
 
-main(lsTool);
+start('tx-ls', async () => (await import('../lib/commands/ls.js')).lsTool);

@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { nativeTool } from '../lib/commands/native.js';
-import { main } from '../lib/core/run.js';
+import { start } from '../lib/core/start.js';
 
-main(nativeTool);
+start('tx-native', async () => (await import('../lib/commands/native.js')).nativeTool);

@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { parseTool } from '../lib/commands/parse.js';
-import { main } from '../lib/core/run.js';
+import { start } from '../lib/core/start.js';
 
-main(parseTool);
+start('tx-parse', async () => (await import('../lib/commands/parse.js')).parseTool);

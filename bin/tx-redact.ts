@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { redactTool } from '../lib/commands/redact.js';
-import { main } from '../lib/core/run.js';
+import { start } from '../lib/core/start.js';
 
-main(redactTool);
+start('tx-redact', async () => (await import('../lib/commands/redact.js')).redactTool);

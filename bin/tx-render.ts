@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { renderTool } from '../lib/commands/render.js';
-import { main } from '../lib/core/run.js';
+import { start } from '../lib/core/start.js';
 
-main(renderTool);
+start('tx-render', async () => (await import('../lib/commands/render.js')).renderTool);

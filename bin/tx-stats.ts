@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { statsTool } from '../lib/commands/stats.js';
-import { main } from '../lib/core/run.js';
+import { start } from '../lib/core/start.js';
 
-main(statsTool);
+start('tx-stats', async () => (await import('../lib/commands/stats.js')).statsTool);

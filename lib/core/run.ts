@@ -1,11 +1,11 @@
 // run(): what every bin shares. Options, --help, --version, error messages of the
 // form `tx-NAME: FILE:LINE: message`, exit status, inputs, and the quiet EPIPE stop.
-import { readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import minimist from 'minimist';
 import { inputFiles } from './input-files.js';
 import { BrokenPipe, Output } from './output.js';
 import { regularReadStream } from './regular-file.js';
+import { version } from './start.js';
 
 /** The parts of `process` a tool uses, so a test can pass its own. */
 export interface Proc {
@@ -64,13 +64,6 @@ export class UsageError extends Error {}
 /** A problem that stops the tool: printed as `tx-NAME: message`, exit status 1. */
 export class ToolError extends Error {}
 
-function version(): string {
-  try {
-    return JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version;
-  } catch {
-    return 'unknown';
-  }
-}
 
 /** Where a message is about: `FILE:LINE`, `stdin:LINE`, or `FILE`. */
 export function location(where: { src?: string; n?: number } | null): string {
