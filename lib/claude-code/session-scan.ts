@@ -18,7 +18,8 @@ const MESSAGE_KEYS = new Set(['model']);
 const TITLE_HINTS = ['title', 'agent-name', 'summary'].map((s) => Buffer.from(s));
 // The type values of title lines, searched for as JSON tokens after the head.
 const TITLE_TYPES = ['custom-title', 'agent-name', 'ai-title', 'summary'];
-const TITLE_KEY: Record<string, string> = { 'custom-title': 'customTitle', 'agent-name': 'agentName', 'ai-title': 'aiTitle', summary: 'summary' };
+// A Map: the line type comes from the data, and `type in {…}` is true for `constructor` or `toString`.
+const TITLE_KEY = new Map<string, string>([['custom-title', 'customTitle'], ['agent-name', 'agentName'], ['ai-title', 'aiTitle'], ['summary', 'summary']]);
 
 /** The titles seen so far, in file order. */
 interface Titles {
@@ -67,7 +68,7 @@ export function scanSession(file: string, size: number, options: ScanOptions = {
             if (model && model !== '<synthetic>') fields.model = model;
           }
         }
-        if (type !== null && type in TITLE_KEY) noteTitle(head, type, stringAt(buf, values.get(TITLE_KEY[type])));
+        if (type !== null && TITLE_KEY.has(type)) noteTitle(head, type, stringAt(buf, values.get(TITLE_KEY.get(type)!)));
       }
       headKnown = haveId && fields.cwd !== null && fields.git_branch !== null && fields.version !== null && fields.started_at !== null && fields.model !== null;
       if (headKnown && !whole) break;
@@ -76,7 +77,7 @@ export function scanSession(file: string, size: number, options: ScanOptions = {
       for (const line of linesWithValue(reader, headEnd, TITLE_TYPES)) {
         for (const values of scanLineObjects(line, LINE_KEYS) ?? []) {
           const type = stringAt(line, values.get('type'));
-          if (type !== null && type in TITLE_KEY) noteTitle(head, type, stringAt(line, values.get(TITLE_KEY[type])));
+          if (type !== null && TITLE_KEY.has(type)) noteTitle(head, type, stringAt(line, values.get(TITLE_KEY.get(type)!)));
         }
       }
     }
