@@ -154,3 +154,28 @@ t.test('--follow needs files: stdin is a usage error, a missing file or id an er
   t.equal(d.status, 1);
   t.match(d.stderr, /cannot follow: a directory, not a regular file/);
 });
+
+t.test('with no file and a terminal on stdin: the current session of the directory, and its subagents as they appear', async (t) => {
+  const { spawnSync } = await import('node:child_process');
+  if (spawnSync('script', ['--version']).status !== 0) {
+    t.plan(0, 'script (util-linux) is not installed: no terminal to give tx-parse');
+    return;
+  }
+  const dir = t.testdir({ work: {}, config: { projects: {} } });
+  const cwd = join(dir, 'work');
+  const slug = cwd.replace(/[^A-Za-z0-9]/g, '-');
+  const project = join(dir, 'config', 'projects', slug);
+  mkdirSync(project, { recursive: true });
+  writeFileSync(join(project, 's1.jsonl'), JSON.stringify({ type: 'user', sessionId: 's1', cwd, message: { role: 'user', content: 'hi' }, timestamp: '2026-01-01T00:00:00Z' }) + '\n');
+  const env = { ...process.env, CLAUDE_CONFIG_DIR: join(dir, 'config'), CODEX_HOME: join(dir, 'no-codex') };
+  // script gives the command a terminal for stdin (and for stdout: records are read from its output).
+  const child = spawn('script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(repo('build', 'bin', 'tx-parse.js'))} -f`, '/dev/null'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const run = watchOutput(child);
+  await run.until('the session line', (s) => s.includes('"src":' + JSON.stringify(join(project, 's1.jsonl'))));
+  mkdirSync(join(project, 's1', 'subagents'), { recursive: true });
+  const sub = join(project, 's1', 'subagents', 'agent-x.jsonl');
+  writeFileSync(sub, JSON.stringify({ type: 'user', isSidechain: true, sessionId: 's1', message: { role: 'user', content: 'sub' } }) + '\n');
+  await run.until('the subagent line', (s) => s.includes('"src":' + JSON.stringify(sub)));
+  t.match(run.stdout().toString(), /reading the current session .*s1\.jsonl/);
+  child.kill('SIGTERM');
+});
