@@ -207,13 +207,17 @@ function filesOf(ctx: Context, names: string[]): string[] {
     return files;
   }
   const flags: Record<Harness, string> = { 'claude-code': 'config-dir', codex: 'codex-home' };
+  const roots: string[] = [];
   for (const codec of CODECS) {
     if (!codec.store) continue;
     const given = ctx.args[flags[codec.harness]];
     const config = given !== undefined ? String(given) : codec.store.configDir(ctx.proc.env);
     if (config === null) continue;
+    roots.push(codec.store.rootIn(config));
     walk(codec.store.rootIn(config), [codec]);
   }
+  // Status 1 either way, but an empty store is worth a word: the search did not look anywhere.
+  if (files.length === 0) ctx.note(`no session files under ${roots.length > 0 ? roots.join(' or ') : 'any store (neither HOME nor a store directory is set)'}`);
   return files;
 }
 
