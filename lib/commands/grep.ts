@@ -101,10 +101,13 @@ function isLow(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
 
-/** The chunks of a regular file, read in fresh buffers (the pre-filter holds on to them). */
+let readBuffer: Buffer | null = null;
+
+/** The chunks of a regular file, read into one buffer (candidateLines copies what it keeps). */
 function* fileChunks(fd: number): Generator<Buffer> {
+  // One buffer for every file of this thread: files are searched one after another.
+  const buf = (readBuffer ??= Buffer.allocUnsafe(READ));
   for (let pos = 0; ; ) {
-    const buf = Buffer.allocUnsafe(READ);
     const got = readSync(fd, buf, 0, READ, pos);
     if (got === 0) return;
     pos += got;

@@ -5,9 +5,10 @@
 // groups and alternation). A JSON writer stores a string's characters as their UTF-8
 // bytes, with `"`, `\` and control characters escaped (`\"`, `\\`, `\n`, …), so the
 // literal is searched for as JSON.stringify writes it. Any other spelling of a
-// character goes through an escape that starts `\u` (or is `\/`): a line holding one of
-// those (other than JSON.stringify's own `\u00XX` for a control character) is always let
-// through and parsed, so the filter never loses a match.
+// character goes through an escape that starts `\u` (or is `\/`, which matters only for
+// a literal with a `/`): a line holding one (other than JSON.stringify's own `\u00XX`
+// for a control character, or a `\u` that is no escape) is always let through and
+// parsed, so the filter never loses a match.
 // Lines longer than the read size are joined before they are searched.
 
 /** What the pre-filter searches a chunk for: the literal, and the escapes that bypass it. */
@@ -21,13 +22,20 @@ export interface Prefilter {
 const BYPASS = [Buffer.from('\\u'), Buffer.from('\\/')];
 
 /**
- * True for `\u0000`…`\u001f` in lower case at `at`: the spelling JSON.stringify itself
- * gives a control character, so the literal holds it the same way and it hides nothing
- * (tool output full of ANSI escapes, `\u001b`, is not parsed for it).
+ * True when the `\u` at `at` is not an escape that could spell a character of the
+ * literal: a backslash that is itself escaped (`\\user`, text about a path), `\u` not
+ * followed by four hex digits, or `\u0000`…`\u001f` in lower case, the spelling
+ * JSON.stringify itself gives a control character (so the literal holds it the same
+ * way). Tool output full of ANSI escapes (`\u001b`) is not parsed for them.
  */
-function isControlEscape(buf: Buffer, at: number): boolean {
-  const hex = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66);
-  return buf[at + 2] === 0x30 && buf[at + 3] === 0x30 && (buf[at + 4] === 0x30 || buf[at + 4] === 0x31) && hex(buf[at + 5]);
+function harmlessU(buf: Buffer, at: number): boolean {
+  let slashes = 0;
+  for (let i = at - 1; i >= 0 && buf[i] === 0x5c; i--) slashes++;
+  if (slashes % 2 === 1) return true;
+  const hex = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+  if (!hex(buf[at + 2]) || !hex(buf[at + 3]) || !hex(buf[at + 4]) || !hex(buf[at + 5])) return true;
+  const lowerHex = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66);
+  return buf[at + 2] === 0x30 && buf[at + 3] === 0x30 && (buf[at + 4] === 0x30 || buf[at + 4] === 0x31) && lowerHex(buf[at + 5]);
 }
 
 /**
@@ -117,6 +125,7 @@ export function prefilterFor(literal: string | null, ignoreCase: boolean): Prefi
   // once the caller has moved past its hit, so a chunk is scanned once per search.
   let searched: Buffer | null = null;
   const hits = [-2, -2, -2];
+  const slash = literal.includes('/');
   const find = (k: number, buf: Buffer, from: number, text?: () => string): number => {
     if (k === 0 && folded) {
       // Case folded over the bytes read as Latin-1: one character per byte, ASCII folds as in the pattern.
@@ -126,7 +135,7 @@ export function prefilterFor(literal: string | null, ignoreCase: boolean): Prefi
     }
     if (k !== 1) return buf.indexOf(k === 0 ? bytes : BYPASS[1], from);
     let at = buf.indexOf(BYPASS[0], from);
-    while (at >= 0 && isControlEscape(buf, at)) at = buf.indexOf(BYPASS[0], at + 2);
+    while (at >= 0 && harmlessU(buf, at)) at = buf.indexOf(BYPASS[0], at + 2);
     return at;
   };
   return {
@@ -135,6 +144,8 @@ export function prefilterFor(literal: string | null, ignoreCase: boolean): Prefi
       if (buf !== searched) {
         searched = buf;
         hits.fill(-2);
+        // `\/` spells only `/`: a literal without one needs no search for it.
+        if (!slash) hits[2] = -1;
       }
       let best = -1;
       for (let k = 0; k < hits.length; k++) {
@@ -158,7 +169,8 @@ export interface CandidateLine {
 /**
  * The lines of a file (given as chunks) that the pre-filter lets through, numbered as
  * tx-parse numbers them, without the line end (and without a BOM on line 1). With no
- * pre-filter every line comes out. Lines that end in one chunk are found by searching
+ * pre-filter every line comes out. A line's bytes are valid until the next chunk is
+ * asked for (the chunks' buffers may be reused). Lines that end in one chunk are found by searching
  * the chunk; a line spanning chunks is joined once and then searched.
  */
 export function* candidateLines(chunks: Iterable<Buffer>, filter: Prefilter | null): Generator<CandidateLine> {
@@ -177,7 +189,7 @@ export function* candidateLines(chunks: Iterable<Buffer>, filter: Prefilter | nu
     if (pendingLength > 0) {
       const nl = chunk.indexOf(LF);
       if (nl < 0) {
-        pending.push(chunk);
+        pending.push(Buffer.from(chunk));
         pendingLength += chunk.length;
         continue;
       }
@@ -218,7 +230,8 @@ export function* candidateLines(chunks: Iterable<Buffer>, filter: Prefilter | nu
       start = last + 1;
     }
     if (start < chunk.length) {
-      pending.push(chunk.subarray(start));
+      // Copied: the caller may read the next chunk into the same buffer.
+      pending.push(Buffer.from(chunk.subarray(start)));
       pendingLength += chunk.length - start;
     }
   }

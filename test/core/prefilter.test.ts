@@ -34,16 +34,16 @@ t.test('the literal is searched as JSON writes it: quotes, backslashes and newli
   t.equal(prefilterFor(null, false), null, 'no literal, no pre-filter');
 });
 
-/** The lines a correct pre-filter must let through, by a plain split: those holding the needle bytes or an escape (other than a control character's). */
+/** The lines a correct pre-filter must let through, by a plain split: those holding the needle bytes or an escape (other than a control character's, or a \\u that is no escape). */
 function expected(text: string, needle: string, ignoreCase: boolean): [number, string][] {
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
-  const has = (l: string) => (ignoreCase ? l.toLowerCase().includes(needle.toLowerCase()) : l.includes(needle)) || /\\u(?!00[01][0-9a-f])/.test(l) || l.includes('\\/');
+  const has = (l: string) => (ignoreCase ? l.toLowerCase().includes(needle.toLowerCase()) : l.includes(needle)) || /(?<!\\)(?:\\\\)*\\u(?!00[01][0-9a-f])[0-9a-fA-F]{4}/.test(l) || (needle.includes('/') && l.includes('\\/'));
   return lines.map((l, i) => [i + 1, l.replace(/\r$/, '')] as [number, string]).filter(([, l]) => has(l));
 }
 
 t.test('at every chunk boundary, the lines let through are exactly those holding the needle or an escape, with their line numbers', async (t) => {
-  const text = ['{"a":"no"}', '{"b":"a needle here"}', '{"c":"x"}\r', '{"d":"esc \\u00e9"}', '{"ansi":"\\u001b[32m ok"}', '', '{"e":"NEEDLE"}', '{"f":"slash \\/"}', '{"g":"needle at end"}'].join('\n');
+  const text = ['{"a":"no"}', '{"b":"a needle here"}', '{"c":"x"}\r', '{"d":"esc \\u00e9"}', '{"ansi":"\\u001b[32m ok"}', '{"path":"C:\\\\users\\\\u0041"}', '', '{"e":"NEEDLE"}', '{"f":"slash \\/"}', '{"g":"needle at end"}'].join('\n');
   const bytes = Buffer.from(text);
   for (const ignoreCase of [false, true]) {
     const filter = prefilterFor('needle', ignoreCase);
@@ -63,7 +63,7 @@ t.test('at every chunk boundary, the lines let through are exactly those holding
 
 t.test('random texts in random chunks: the same lines as a plain split, and every line without a filter', async (t) => {
   const random = prng(7);
-  const words = ['{"t":"', 'abc', 'needle', 'NeEdLe', '\\u0041', '\\u001b[0m', '\\u001', '\\/', 'é', '\r', '\n', '"}', ' '];
+  const words = ['{"t":"', 'abc', 'needle', 'NeEdLe', '\\u0041', '\\u001b[0m', '\\u001', '\\\\user', '\\\\u0041', '\\u00E9', '\\/', 'é', '\r', '\n', '"}', ' '];
   for (let round = 0; round < 200; round++) {
     let text = '';
     for (let i = 0; i < 60; i++) text += words[Math.floor(random() * words.length)];
@@ -76,6 +76,8 @@ t.test('random texts in random chunks: the same lines as a plain split, and ever
     }
     const got = [...candidateLines(chunks, prefilterFor('needle', round % 2 === 1))].map((l) => [l.n, l.bytes.toString()]);
     t.same(got, expected(text, 'needle', round % 2 === 1), `round ${round}`);
+    const slashed = [...candidateLines(chunks, prefilterFor('a/b', false))].map((l) => [l.n, l.bytes.toString()]);
+    t.same(slashed, expected(text, 'a/b', false), `round ${round}: a literal with a slash lets \\/ through`);
     const all = [...candidateLines(chunks, null)].map((l) => l.n);
     t.equal(all.length, expected(text, '', false).length, `round ${round}: every line without a filter`);
   }
