@@ -3,7 +3,7 @@
 import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { countLines, ReadCounter } from '../../lib/core/file-lines.js';
+import { ChunkReader, countLines, linesWithValue, ReadCounter } from '../../lib/core/file-lines.js';
 import { firstPrompt, scanSession } from '../../lib/claude-code/session-scan.js';
 import { assistantLine, fullFields, line, userLine } from './store-helpers.js';
 
@@ -138,4 +138,28 @@ t.test('firstPrompt skips command envelopes, injected text, tool results and sid
   const f = write(dir, 'p.jsonl', text);
   const p = firstPrompt(f, Buffer.byteLength(text), 20);
   t.equal(p, 'the real one the rea…');
+});
+
+t.test('two title searches at once each read their own file: the shared search buffer is lent to one at a time', async (t) => {
+  const dir = t.testdir({});
+  const files = ['a', 'b'].map((name) => {
+    let text = '';
+    for (let i = 0; i < 40; i++) text += line({ type: 'summary', summary: `${name}${i}`, leafUuid: 'x' }) + userLine(ID, name.repeat(60_000));
+    return write(dir, `${name}.jsonl`, text);
+  });
+  const readers = files.map((f) => new ChunkReader(f, statSync(f).size));
+  const searches = readers.map((r) => linesWithValue(r, 0, ['summary']));
+  const got: string[][] = [[], []];
+  // Interleaved, as two scans never run in the tool, but must still be right if they did.
+  for (let done = 0; done < 2; ) {
+    done = 0;
+    for (const k of [0, 1]) {
+      const next = searches[k].next();
+      if (next.done) done++;
+      else got[k].push(JSON.parse(next.value.toString()).summary);
+    }
+  }
+  for (const r of readers) r.close();
+  t.same(got[0], Array.from({ length: 40 }, (_, i) => `a${i}`));
+  t.same(got[1], Array.from({ length: 40 }, (_, i) => `b${i}`));
 });
