@@ -34,8 +34,11 @@ export interface SubagentEntry {
 
 /** How many subagent transcripts (`subagents/agent-*.jsonl`) a session file has. */
 export function countSubagents(sessionFile: string): number {
+  const dir = path.join(sessionDir(sessionFile), 'subagents');
+  // Most sessions have none: a stat that does not throw costs a fraction of a failed readdir's exception.
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return 0;
   try {
-    return readdirSync(path.join(sessionDir(sessionFile), 'subagents')).filter((n) => n.startsWith('agent-') && n.endsWith('.jsonl')).length;
+    return readdirSync(dir).filter((n) => n.startsWith('agent-') && n.endsWith('.jsonl')).length;
   } catch {
     return 0;
   }

@@ -135,7 +135,7 @@ export function* linesWithValue(reader: ChunkReader, from: number, values: strin
 
 function* searchLines(reader: ChunkReader, from: number, values: string[], buf: Buffer): Generator<Buffer> {
   const needles = searchNeedles(values);
-  const overlap = Math.max(...values.map((v) => Buffer.byteLength(JSON.stringify(v)))) - 1;
+  const overlap = Math.max(...needles.flatMap((n) => n.tokens.map((t) => t.bytes.length))) - 1;
   // `pos`: where the search goes on; `lineStart`: the start of the line holding `pos`.
   let pos = from;
   let lineStart = from;
@@ -190,8 +190,20 @@ function* searchLines(reader: ChunkReader, from: number, values: string[], buf: 
  * sessions), and values sharing a tail share one search; each match is checked against
  * the whole token.
  */
-function searchNeedles(values: string[]): { bytes: Buffer; tokens: { bytes: Buffer; offset: number }[] }[] {
-  const byNeedle = new Map<string, { bytes: Buffer; tokens: { bytes: Buffer; offset: number }[] }>();
+function searchNeedles(values: string[]): Needle[] {
+  const key = values.join('\0');
+  let needles = needlesOf.get(key);
+  if (!needles) needlesOf.set(key, (needles = makeNeedles(values)));
+  return needles;
+}
+
+/** A byte string to search for, and the whole tokens a match of it may be part of. */
+type Needle = { bytes: Buffer; tokens: { bytes: Buffer; offset: number }[] };
+// The needles of each value list, made once: a listing searches thousands of files for the same titles.
+const needlesOf = new Map<string, Needle[]>();
+
+function makeNeedles(values: string[]): Needle[] {
+  const byNeedle = new Map<string, Needle>();
   for (const v of values) {
     const token = Buffer.from(JSON.stringify(v));
     const hyphen = token.lastIndexOf(0x2d);
