@@ -17,12 +17,15 @@ export const ORIGINATOR = 'txcript';
 const EPOCH = '1970-01-01T00:00:00.000Z';
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** A timestamp as RFC 3339: kept when it is one, converted when it parses as a date, else null. */
+/** A timestamp as RFC 3339: kept when it is one, converted when it parses as another form of date, else null (so is a date that does not exist). */
 export function rfc3339(value: unknown): string | null {
   if (typeof value !== 'string') return null;
-  if (RFC3339.test(value)) return value;
   const ms = Date.parse(value);
-  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+  if (Number.isNaN(ms)) return null;
+  const date = new Date(ms);
+  // Date.parse rolls some impossible dates over (February 30th); a kept date must be the one written.
+  if (RFC3339.test(value)) return value.slice(0, 10) === date.toISOString().slice(0, 10) || !value.endsWith('Z') ? value : null;
+  return date.getUTCFullYear() >= 0 && date.getUTCFullYear() <= 9999 ? date.toISOString() : null;
 }
 
 type Item = Record<string, unknown>;

@@ -64,6 +64,9 @@ t.test('RFC 3339 timestamps are kept as written; other dates converted; non-date
   t.equal(rfc3339('2026-02-01 10:00:00Z'), '2026-02-01T10:00:00.000Z');
   t.equal(rfc3339('[trimmed]'), null);
   t.equal(rfc3339(1700000000), null);
+  t.equal(rfc3339('2026-13-45T99:99:99Z'), null, 'a date that does not exist');
+  t.equal(rfc3339('2026-02-30T10:00:00Z'), null, 'February 30th is not rolled over to March');
+  t.equal(rfc3339('+275760-09-13T00:00:00Z'), null, 'a year RFC 3339 cannot write');
 });
 
 /** Every session file the sweeps read: recorded Claude Code sessions, the corpora, recorded rollouts. */
@@ -179,6 +182,18 @@ t.test('--install will not append through a session_index.jsonl that is a symbol
   t.equal(r.status, 1);
   t.equal(readFileSync(elsewhere, 'utf8'), '', 'nothing written through the link');
   t.ok(lstatSync(path.join(home, 'session_index.jsonl')).isSymbolicLink());
+});
+
+t.test('impossible dates neither crash an install nor reach the rollout', async (t) => {
+  const home = mkdtempSync(path.join(tmpdir(), 'txcript-codex-home-'));
+  t.teardown(() => rmSync(home, { recursive: true, force: true }));
+  const common = '{"type":"session","harness":"claude-code","id":"x","started_at":"2026-13-45T99:99:99Z"}\n{"type":"message","id":"m","role":"user","timestamp":"2026-02-30T25:00:00Z","content":[{"type":"text","text":"hi"}]}\n';
+  const r = await runTool(nativeTool, ['--harness', 'codex', '--install', '--config-dir', home], [common]);
+  t.equal(r.status, 0, r.stderr);
+  const day = path.join(home, 'sessions', '1970', '01', '01');
+  const [file] = readdirSync(day);
+  t.match(file, /^rollout-1970-01-01T00-00-00-/, 'the start is unknown: the epoch names the file');
+  t.ok(lines(readFileSync(path.join(day, file))).every((l) => l.timestamp === '1970-01-01T00:00:00.000Z'), 'and every line carries it');
 });
 
 t.test('--harness names a harness tx-native writes', async (t) => {
