@@ -4,6 +4,7 @@
 import type { Stats } from 'node:fs';
 import type { CommonMessage, CommonSession, ArtifactBlock } from './common.js';
 import type { ReadCounter } from './core/file-lines.js';
+import type { ContinueRules } from './continuable.js';
 import type { Harness, Kind, RecordHeader, RecordView } from './record.js';
 
 /** Minutes within which sessions of one directory count as equally current (tx-ls --current). */
@@ -29,6 +30,8 @@ export interface Codec {
   toCommon: ((options: ToCommonOptions) => SessionConverter) | null;
   /** A writer of one Common session as this harness's native lines (tx-native), or null. */
   fromCommon: ((session: CommonSession, options: FromCommonOptions) => NativeWriter) | null;
+  /** What this harness's client needs of a conversation it continues (lib/continuable.ts). */
+  continueRules: ContinueRules;
   /** The tx-filter question for a flag; null when the question does not apply to this harness. */
   question(flag: QuestionFlag, options: QuestionOptions): Question | null;
   /** The flat view of a record when no question is asked (tx-filter --view). */

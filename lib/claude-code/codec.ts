@@ -59,6 +59,8 @@ export const claudeCodec: Codec = {
   strings: lineStrings,
   texts: messageTexts,
   toCommon: (options) => new ClaudeSessionConverter(options),
+  // The Messages API takes object inputs only, and thinking only with its own signature.
+  continueRules: { contextWindow: 200_000, startsAtCompaction: true, objectInputs: true, dropsForeignReasoning: true },
   fromCommon: (session, options) => new CommonToClaude(session, options),
   question: makeQuestion,
   lineView,

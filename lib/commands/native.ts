@@ -9,6 +9,7 @@ import { codecFor } from '../codecs.js';
 import { beneath, InstallTransaction, TargetExists, UnsafePath } from '../core/install-file.js';
 import { isUuid, TXCRIPT_NAMESPACE, uuidV5 } from '../core/uuid.js';
 import { cleanSession, type ArtifactBlock, type CommonMessage, type CommonSession } from '../common.js';
+import { Continuable, datedSession, NotContinuable } from '../continuable.js';
 import { isLongPiece, lineBatches, LONG_LINE, type PhysicalLine } from '../core/lines.js';
 import { Output } from '../core/output.js';
 import { LongReader, pushNative, writeNative } from '../core/records.js';
@@ -18,19 +19,26 @@ import { stringifyJson } from '../core/json-text.js';
 
 const HELP = `usage: tx-native [--strict] [FILE...]
        tx-native [--harness claude-code|codex] [--session-id UUID]
+                 [--from-compaction] [--context-window N]
                  [--install [--config-dir DIR] [--cwd DIR]] [FILE...]
 
 Records in (from tx-parse, possibly filtered): each native line written back
 exactly as it was, with its own line end, BOM, glue and final-newline state.
 
 A Common stream in (from tx-common): each session written as a Claude Code
-session (or with --harness codex a Codex rollout), deterministically.
+session (or with --harness codex a Codex rollout), deterministically, made
+continuable first: every tool call answered (a placeholder result where none was
+recorded), no empty message, the user's message first, tool inputs objects for
+Claude Code; a conversation larger than the context window is not written (exit 1).
 
   --harness NAME     the harness to write: claude-code (default) or codex
 
   --session-id UUID  the new session's id (default: the Common session's id if it
                      is a UUID, else a UUIDv5 of it); one session only;
                      "new" makes a fresh random UUID
+  --from-compaction  start each session from its latest compaction
+  --context-window N the context window to fit, in tokens (default: the client's,
+                     200000 for Claude Code, 258400 for Codex)
   --install          write each session where the client looks for it (Claude Code:
                      <config>/projects/<slug of cwd>/<id>.jsonl; Codex:
                      <home>/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl), atomically,
@@ -63,6 +71,10 @@ interface OpenSession {
   lines: number;
   /** For a subagent transcript: its .meta.json document. */
   meta?: Record<string, unknown>;
+  /** The conversation, held until its end so it is written continuable. */
+  continuable: Continuable;
+  /** The input the session came from (for messages). */
+  src?: string;
 }
 
 function shellQuote(s: string): string {
@@ -89,6 +101,10 @@ async function main(ctx: Context): Promise<void> {
   if (args['session-id'] !== undefined && !isUuid(args['session-id'])) throw new UsageError(`--session-id ${JSON.stringify(args['session-id'])} is not a UUID (or "new")`);
   const taken = (file: string) => new ToolError(`${file} already exists: not overwritten; to install it as a new session, run: ${freshIdCommand(args)}`);
   if ((args['config-dir'] !== undefined || args.cwd !== undefined) && !args.install) throw new UsageError('--config-dir and --cwd go with --install');
+  const window = args['context-window'] === undefined ? undefined : Number(args['context-window']);
+  if (window !== undefined && !(Number.isSafeInteger(window) && window > 0)) throw new UsageError(`--context-window ${JSON.stringify(args['context-window'])} is not a positive number of tokens`);
+  const continuable = (session: CommonSession) =>
+    new Continuable(session, { harness: codec.harness, rules: codec.continueRules }, { fromCompaction: args['from-compaction'] === true, contextWindow: window });
   let open: OpenSession | null = null;
   let sessions = 0;
 
@@ -105,6 +121,21 @@ async function main(ctx: Context): Promise<void> {
     if (!open) return;
     const current = open;
     open = null;
+    try {
+      for (const { message, n } of current.continuable.messages()) {
+        const lines = writeMessage(current, message, { src: current.src, n: n > 0 ? n : undefined });
+        for (const l of lines) await current.out.write(stringifyJson(l) + '\n');
+        current.lines += lines.length;
+      }
+    } catch (err) {
+      // What this run installed is taken back (see the transaction below).
+      if (err instanceof NotContinuable) throw new ToolError(err.message);
+      throw err;
+    } finally {
+      current.continuable.dispose();
+    }
+    const changed = current.continuable.summary();
+    if (changed) ctx.note(`session ${current.id}: ${changed}`);
     for (const line of current.writer.finish()) await current.out.write(stringifyJson(line) + '\n');
     await current.out.end();
     if (current.stream && current.target && install) {
@@ -138,14 +169,27 @@ async function main(ctx: Context): Promise<void> {
     }
   };
 
-  const start = async (session: CommonSession) => {
+  /** The native lines of one message, the writer's warnings reported where the message was read. */
+  const writeMessage = (current: OpenSession, message: CommonMessage, where: { src?: string; n?: number }): object[] => {
+    let lines: object[];
+    try {
+      lines = current.writer.message(message);
+    } catch (err) {
+      if (err instanceof ToolError) throw err;
+      throw new ToolError(`${where.src ?? 'stdin'}${where.n !== undefined ? `:${where.n}` : ''}: ${(err as Error).message}`);
+    }
+    for (const w of current.writer.warnings.splice(0)) ctx.warn(where, w);
+    return lines;
+  };
+
+  const start = async (session: CommonSession, src: string | undefined) => {
     await close();
     sessions++;
     if (sessions > 1 && args['session-id'] !== undefined) throw new UsageError('--session-id names one session, and the input holds several');
     const given = typeof session.id === 'string' && session.id !== '' ? session.id : 'session';
     const id: string = args['session-id'] ?? (isUuid(given) ? given.toLowerCase() : uuidV5(TXCRIPT_NAMESPACE, given));
     if (!args.install) {
-      open = { writer: writerFor(session, { sessionId: id }), out: ctx.out, id, lines: 0 };
+      open = { writer: writerFor(session, { sessionId: id }), out: ctx.out, id, lines: 0, continuable: continuable(session), src };
       return;
     }
     const config = args['config-dir'] ?? store.configDir(ctx.proc.env);
@@ -177,7 +221,7 @@ async function main(ctx: Context): Promise<void> {
         throw err;
       }
     };
-    open = { writer: writerFor(session, { sessionId: id, cwd, materialize }), out: new Output(stream), id, target, stream, lines: 0 };
+    open = { writer: writerFor(session, { sessionId: id, cwd, materialize }), out: new Output(stream), id, target, stream, lines: 0, continuable: continuable(session), src };
     if (session.parent) {
       const p = session.parent;
       open.meta = { ...(p.agent_type ? { agentType: p.agent_type } : {}), ...(p.description ? { description: p.description } : {}), ...(p.tool_use_id ? { toolUseId: p.tool_use_id } : {}) };
@@ -222,23 +266,15 @@ async function main(ctx: Context): Promise<void> {
           if (value && value.type === 'session') {
             const { session, problems } = cleanSession(value);
             for (const problem of problems) ctx.warn(where, problem);
-            await start(session);
+            await start(datedSession(session), input.src);
           } else if (value && value.type === 'message') {
             const current = open as OpenSession | null;
             if (!current) {
               ctx.warn(where, 'a Common message before any session line, skipped');
               continue;
             }
-            let lines: object[];
-            try {
-              lines = current.writer.message(value as CommonMessage);
-            } catch (err) {
-              if (err instanceof ToolError) throw err;
-              throw new ToolError(`${where.src ?? 'stdin'}:${where.n}: ${(err as Error).message}`);
-            }
-            for (const w of current.writer.warnings.splice(0)) ctx.warn(where, w);
-            for (const l of lines) await current.out.write(stringifyJson(l) + '\n');
-            current.lines += lines.length;
+            current.continuable.push(value as CommonMessage, line.n);
+            for (const w of current.continuable.warnings.splice(0)) ctx.warn(where, w);
           } else if (value && typeof value === 'object' && !Array.isArray(value) && !args.install) {
             // A native session line: as a record of it would be written back, unchanged.
             if (!noted) ctx.note(`${input.src ?? 'stdin'}: native session lines, not records: written back unchanged`);
@@ -263,6 +299,7 @@ async function main(ctx: Context): Promise<void> {
       for (const said of installed) ctx.note(said);
     }
   } finally {
+    (open as OpenSession | null)?.continuable.dispose();
     // A refusal or an error anywhere takes back everything this run wrote.
     (install as InstallTransaction | null)?.abort();
   }
@@ -282,6 +319,6 @@ function nativeLineView(line: PhysicalLine) {
 export const nativeTool: Tool = {
   name: 'tx-native',
   help: HELP,
-  options: { string: ['session-id', 'config-dir', 'cwd', 'harness'], boolean: ['install'] },
+  options: { string: ['session-id', 'config-dir', 'cwd', 'harness', 'context-window'], boolean: ['install', 'from-compaction'] },
   main,
 };

@@ -11,6 +11,7 @@ import path from 'node:path';
 import t from 'tap';
 import { envelopeKind, parseEnvelope } from '../../lib/claude-code/envelope.js';
 import { stripAnsi } from '../../lib/core/ansi.js';
+import { PLACEHOLDER_OPENING, PLACEHOLDER_RESULT } from '../../lib/continuable.js';
 import { conformanceSkip, recordedFixtures, repoRoot, resumeConversation } from '../harness/index.js';
 import { corpusFiles } from '../helpers.js';
 
@@ -19,6 +20,8 @@ const root = repoRoot();
 const PROMPT = 'next';
 // The reply the client makes up where it decides a turn ended without one.
 const NO_RESPONSE = 'No response requested.';
+// The result the client makes up, on resume, for a call the file left without one.
+const CLIENT_MISSING_RESULT = /^\[Tool call interrupted: the session ended before this call's result was recorded/;
 
 /** Write `file` back through Common into a scratch store; returns the installed session file. */
 function rewrite(file: string, config: string): { file: string | null; stderr: string } {
@@ -49,7 +52,10 @@ function rewrite(file: string, config: string): { file: string | null; stderr: s
  * `is_error: false` is the same as no is_error; trailing whitespace of a text (the
  * client replays the original's api-request-blob records, which end prompts with a
  * newline); and the "No response requested." reply the client makes up
- * where it decides a turn ended without one.
+ * where it decides a turn ended without one. Where a file leaves a call without a result,
+ * the client makes one up on resume and tx-native writes a placeholder (tx-native(1),
+ * Continuable): both are the same "result missing"; so is the placeholder opening
+ * tx-native writes before a conversation that begins with a reply, which the client sends as it is.
  */
 function apiView(messages: unknown[]): { role: string; content: unknown[] }[] {
   const strip = (v: any): any => {
@@ -65,11 +71,14 @@ function apiView(messages: unknown[]): { role: string; content: unknown[] }[] {
     if (m.role === 'assistant' && JSON.stringify(m.content) === JSON.stringify([{ type: 'text', text: NO_RESPONSE }])) continue;
     const blocks = (typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : Array.isArray(m.content) ? m.content : [])
       .map(strip)
-      .filter((b: any) => !(b.type === 'text' && typeof b.text === 'string' && b.text.startsWith('<system-reminder>')))
+      .filter((b: any) => !(b.type === 'text' && typeof b.text === 'string' && (b.text.startsWith('<system-reminder>') || b.text === PLACEHOLDER_OPENING)))
       .map((b: any) => {
         const parts = b.type === 'text' && typeof b.text === 'string' && envelopeKind(b.text) ? parseEnvelope(b.text) : null;
         if (!parts) {
           if (b.type === 'text' && typeof b.text === 'string') return { ...b, text: b.text.trimEnd() };
+          if (b.type === 'tool_result' && b.is_error === true && typeof b.content === 'string' && (b.content === PLACEHOLDER_RESULT || CLIENT_MISSING_RESULT.test(b.content))) {
+            return { type: 'tool_result', tool_use_id: b.tool_use_id, missing: true };
+          }
           if (b.type === 'tool_result' && b.is_error === false) {
             const { is_error: _, ...rest } = b;
             return rest;
