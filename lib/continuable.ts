@@ -15,6 +15,8 @@ export interface ContinueRules {
   objectInputs: boolean;
   /** The client resumes from the latest compaction the writer marks, leaving out what came before (so only that part must fit). */
   startsAtCompaction: boolean;
+  /** The kinds of call (`native_type`) the client expects no result for: calls the API's server ran itself (Codex: web_search_call). */
+  callsWithoutResults: readonly string[];
   /** Reasoning another harness wrote is left out: its signature or ciphertext is the other vendor's, which this target's API rejects. */
   dropsForeignReasoning: boolean;
 }
@@ -29,7 +31,7 @@ export interface ContinueOptions {
 
 /** The text of a tool_result written where a call had none. */
 export const PLACEHOLDER_RESULT = '[placeholder] No result was recorded for this tool call; this text stands in for it so the conversation can continue.';
-/** The text of a user message written before a conversation (or the part after a compaction) that begins with a reply. */
+/** The text of a user message written before a conversation that begins with a reply. */
 export const PLACEHOLDER_OPENING = '[placeholder] The recorded conversation begins with the reply below; no earlier message was recorded.';
 /** The bytes counted as one token. */
 export const BYTES_PER_TOKEN = 4;
@@ -68,10 +70,13 @@ function measure(m: CommonMessage, lineBytes: number): Size {
   return { bytes: Math.max(0, bytes), images };
 }
 
-/** The ids a message's assistant tool calls want answered (tool_use and artifact blocks). */
-function callIds(m: CommonMessage): string[] {
+/** The ids a message's assistant tool calls want answered (tool_use and artifact blocks, but for calls the target's server answers itself). */
+function callIds(m: CommonMessage, serverCalls: readonly string[]): string[] {
   const ids: string[] = [];
-  for (const b of m.content) if (isModeled(b) && (b.type === 'tool_use' || b.type === 'artifact')) ids.push(b.id);
+  for (const b of m.content) {
+    if (!isModeled(b)) continue;
+    if (b.type === 'artifact' || (b.type === 'tool_use' && !(b.native_type !== undefined && serverCalls.includes(b.native_type)))) ids.push(b.id);
+  }
   return ids;
 }
 
@@ -96,6 +101,8 @@ export class Continuable {
   private markHeld = false;
   /** Tool calls of the current turn not answered yet, and the first user message after them. */
   private open: { ids: string[]; firstUser: number | null } = { ids: [], firstUser: null };
+  /** Slash commands (calls on user messages) whose output has not come yet. */
+  private readonly commands = new Set<string>();
   /** Placeholder results to put after the leading results of a user message, by its index. */
   private readonly placeholders = new Map<number, string[]>();
   /** Placeholder results to write as a user message of their own before a message, by its index (the end: `count`). */
@@ -167,16 +174,20 @@ export class Continuable {
     // A compaction starts the model's conversation over: calls before it are closed there.
     if (m.role === 'assistant' || m.after_compaction === true) this.closeTurn(index);
     if (m.role === 'assistant') {
-      this.open = { ids: callIds(m), firstUser: null };
+      this.open = { ids: callIds(m, this.target.rules.callsWithoutResults), firstUser: null };
       return;
     }
     if (this.open.ids.length > 0 && this.open.firstUser === null) this.open.firstUser = index;
-    // A slash command a person ran is a call on the user message itself, answered there.
-    const commands = new Set<string>();
-    for (const b of m.content) if (isModeled(b) && b.type === 'tool_use') commands.add(b.id);
+    // A slash command a person ran is a call on a user message, answered there or in a
+    // user message after it (its output); one without output was a prompt command.
+    for (const b of m.content) if (isModeled(b) && b.type === 'tool_use') this.commands.add(b.id);
     const content: Block[] = [];
     for (const b of m.content) {
-      if (!isModeled(b) || b.type !== 'tool_result' || commands.has(b.tool_use_id)) {
+      if (!isModeled(b) || b.type !== 'tool_result') {
+        content.push(b);
+        continue;
+      }
+      if (this.commands.delete(b.tool_use_id)) {
         content.push(b);
         continue;
       }
@@ -228,8 +239,9 @@ export class Continuable {
         while (at < m.content.length && m.content[at].type === 'tool_result') at++;
         m.content.splice(at, 0, ...front.map(placeholderResult));
       }
-      // The conversation, and the part after a compaction (all the client loads), open with the user.
-      if (m.sidechain !== true && m.role === 'assistant' && (!started || m.after_compaction === true)) {
+      // What is written opens with the user. (After a compaction inside it, the clients take what
+      // the compaction left, which may open with the compaction's own item.)
+      if (m.sidechain !== true && m.role === 'assistant' && !started) {
         this.changes.opening++;
         const opening: CommonMessage = { type: 'message', id: `${m.id}:opening`, role: 'user', ...(m.timestamp !== undefined ? { timestamp: m.timestamp } : {}), content: [{ type: 'text', text: PLACEHOLDER_OPENING }] };
         if (m.after_compaction === true) {
@@ -290,7 +302,7 @@ export class Continuable {
     say(c.wrappedInputs, 'tool input that is not an object wrapped as {"input": …}', 'tool inputs that are not objects wrapped as {"input": …}');
     say(c.reasoning, `reasoning block of ${this.session.harness} left out (${this.target.harness} cannot read it)`, `reasoning blocks of ${this.session.harness} left out (${this.target.harness} cannot read them)`);
     say(c.dates, 'timestamp that is not a date left out', 'timestamps that are not dates left out');
-    say(c.opening, 'placeholder opening message written before a reply that began the conversation or followed a compaction', 'placeholder opening messages written before replies that began the conversation or followed a compaction');
+    say(c.opening, 'placeholder opening message written before the reply the conversation began with', 'placeholder opening messages written');
     if (this.options.fromCompaction && this.compaction && this.compaction.index > 0) parts.push(`started from the latest compaction (${this.compaction.index} messages before it left out)`);
     return parts.length === 0 ? null : parts.join('; ');
   }

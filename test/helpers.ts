@@ -4,6 +4,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { codecFor } from '../lib/codecs.js';
+import { Continuable } from '../lib/continuable.js';
+import type { Harness } from '../lib/record.js';
 
 /** The repository root (compiled tests live in build/test/). */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -95,4 +98,24 @@ export function prng(seed: number): () => number {
     x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
     return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** Common lines as tx-native makes them continuable for a target before writing them (lib/continuable.ts). */
+export function continued(lines: any[], harness: Harness): any[] {
+  const out: any[] = [];
+  let open: Continuable | null = null;
+  const close = () => {
+    if (open) for (const { message } of open.messages()) out.push(message);
+    open?.dispose();
+    open = null;
+  };
+  for (const l of lines) {
+    if (l.type === 'session') {
+      close();
+      out.push(l);
+      open = new Continuable(l, { harness, rules: codecFor(harness).continueRules }, { fromCompaction: false });
+    } else open?.push(l);
+  }
+  close();
+  return out;
 }

@@ -10,9 +10,7 @@ import { commonTool } from '../../lib/commands/common.js';
 import { nativeTool } from '../../lib/commands/native.js';
 import { parseTool } from '../../lib/commands/parse.js';
 import type { Block, CommonLine, CommonMessage, CommonSession } from '../../lib/common.js';
-import { codecFor } from '../../lib/codecs.js';
-import { Continuable } from '../../lib/continuable.js';
-import { corpusFiles, runBin, runTool } from '../helpers.js';
+import { continued, corpusFiles, runBin, runTool } from '../helpers.js';
 
 const ndjson = (lines: unknown[]) => lines.map((l) => JSON.stringify(l) + '\n').join('');
 const parseNdjson = (b: Buffer) => b.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
@@ -56,25 +54,6 @@ function canonical(lines: any[]): any[] {
     }
     return c;
   });
-}
-
-/** A Common stream as tx-native makes it continuable for Claude Code before writing it. */
-function continued(lines: any[]): any[] {
-  const out: any[] = [];
-  let open: Continuable | null = null;
-  const close = () => {
-    if (open) for (const { message } of open.messages()) out.push(message);
-    open?.dispose();
-  };
-  for (const l of lines) {
-    if (l.type === 'session') {
-      close();
-      out.push(l);
-      open = new Continuable(l, { harness: 'claude-code', rules: codecFor('claude-code').continueRules }, { fromCompaction: false });
-    } else open?.push(l);
-  }
-  close();
-  return out;
 }
 
 /** A seeded generator of conversations that use every Common block type. */
@@ -202,7 +181,7 @@ t.test('fixpoint holds for tx-common output of every corpus file, made continuab
     const common = await runTool(commonTool, [], [records.stdout]);
     const c = parseNdjson(common.stdout);
     const { lines } = await roundTrip(common.stdout.toString('utf8'));
-    t.same(canonical(lines), canonical(continued(c)), f);
+    t.same(canonical(lines), canonical(continued(c, 'claude-code')), f);
   }
 });
 
