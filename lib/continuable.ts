@@ -15,6 +15,13 @@ export interface ContinueRules {
   objectInputs: boolean;
   /** The client resumes from the latest compaction the writer marks, leaving out what came before (so only that part must fit). */
   startsAtCompaction: boolean;
+  /**
+   * Where a call's result may come: `next` (Anthropic Messages: in the user messages right
+   * after the reply that made the call) or `later` (OpenAI Responses: anywhere after it).
+   */
+  results: 'next' | 'later';
+  /** The conversation must open with a user message (the Anthropic Messages API requires it; the Responses API does not). */
+  userFirst: boolean;
   /** The kinds of call (`native_type`) the client expects no result for: calls the API's server ran itself (Codex: web_search_call). */
   callsWithoutResults: readonly string[];
   /** Reasoning another harness wrote is left out: its signature or ciphertext is the other vendor's, which this target's API rejects. */
@@ -101,6 +108,10 @@ export class Continuable {
   private markHeld = false;
   /** Tool calls of the current turn not answered yet, and the first user message after them. */
   private open: { ids: string[]; firstUser: number | null } = { ids: [], firstUser: null };
+  /** Under `later` results: calls not answered yet, each with the index of the message after it. */
+  private readonly pending = new Map<string, number>();
+  /** Under `later` results: every call since the latest compaction (a second result of one is still a result). */
+  private readonly calls = new Set<string>();
   /** Slash commands (calls on user messages) whose output has not come yet. */
   private readonly commands = new Set<string>();
   /** Placeholder results to put after the leading results of a user message, by its index. */
@@ -171,6 +182,7 @@ export class Continuable {
 
   /** Follow the turn's tool calls and their answers; plan placeholders for calls left unanswered. */
   private pair(m: CommonMessage, index: number): void {
+    if (this.target.rules.results === 'later') return this.pairLater(m, index);
     // A compaction starts the model's conversation over: calls before it are closed there.
     if (m.role === 'assistant' || m.after_compaction === true) this.closeTurn(index);
     if (m.role === 'assistant') {
@@ -204,6 +216,44 @@ export class Continuable {
     m.content = content;
   }
 
+  /** Pairing where a result may come anywhere after its call; a call never answered gets a placeholder right after its message. */
+  private pairLater(m: CommonMessage, index: number): void {
+    if (m.after_compaction === true) {
+      this.closeLater();
+      this.calls.clear();
+    }
+    if (m.role === 'assistant') {
+      for (const id of callIds(m, this.target.rules.callsWithoutResults)) {
+        this.pending.set(id, index + 1);
+        this.calls.add(id);
+      }
+      return;
+    }
+    for (const b of m.content) if (isModeled(b) && b.type === 'tool_use') this.commands.add(b.id);
+    const content: Block[] = [];
+    for (const b of m.content) {
+      if (!isModeled(b) || b.type !== 'tool_result' || this.commands.delete(b.tool_use_id) || this.calls.has(b.tool_use_id)) {
+        if (isModeled(b) && b.type === 'tool_result') this.pending.delete(b.tool_use_id);
+        content.push(b);
+        continue;
+      }
+      this.changes.orphans++;
+      content.push(orphanText(b), ...orphanBlocks(b));
+    }
+    m.content = content;
+  }
+
+  /** The calls still pending get placeholder results, each in a user message right after the message that made it. */
+  private closeLater(): void {
+    for (const [id, after] of this.pending) {
+      this.changes.placeholders++;
+      const turn = this.placeholderTurns.get(after);
+      if (turn) turn.push(id);
+      else this.placeholderTurns.set(after, [id]);
+    }
+    this.pending.clear();
+  }
+
   /** End a turn: its calls still unanswered get placeholder results. */
   private closeTurn(before: number): void {
     const { ids: missing, firstUser: first } = this.open;
@@ -220,6 +270,7 @@ export class Continuable {
    */
   *messages(): Generator<{ message: CommonMessage; n: number }> {
     this.closeTurn(this.count);
+    this.closeLater();
     let from = { offset: 0, index: 0 };
     if (this.options.fromCompaction && this.compaction) from = this.compaction;
     // A subagent's transcript is not resumed by itself: its size is not the client's concern.
@@ -241,7 +292,7 @@ export class Continuable {
       }
       // What is written opens with the user. (After a compaction inside it, the clients take what
       // the compaction left, which may open with the compaction's own item.)
-      if (m.sidechain !== true && m.role === 'assistant' && !started) {
+      if (m.sidechain !== true && m.role === 'assistant' && !started && this.target.rules.userFirst) {
         this.changes.opening++;
         const opening: CommonMessage = { type: 'message', id: `${m.id}:opening`, role: 'user', ...(m.timestamp !== undefined ? { timestamp: m.timestamp } : {}), content: [{ type: 'text', text: PLACEHOLDER_OPENING }] };
         if (m.after_compaction === true) {

@@ -6,8 +6,8 @@ import t from 'tap';
 import type { Block, CommonMessage, CommonSession } from '../lib/common.js';
 import { Continuable, datedSession, estimateTokens, IMAGE_TOKENS, PLACEHOLDER_OPENING, PLACEHOLDER_RESULT, type ContinueRules } from '../lib/continuable.js';
 
-const CLAUDE: ContinueRules = { contextWindow: 200_000, startsAtCompaction: true, objectInputs: true, callsWithoutResults: [], dropsForeignReasoning: true };
-const CODEX: ContinueRules = { contextWindow: 258_400, startsAtCompaction: false, objectInputs: false, callsWithoutResults: ['web_search_call'], dropsForeignReasoning: false };
+const CLAUDE: ContinueRules = { contextWindow: 200_000, startsAtCompaction: true, objectInputs: true, results: 'next', userFirst: true, callsWithoutResults: [], dropsForeignReasoning: true };
+const CODEX: ContinueRules = { contextWindow: 258_400, startsAtCompaction: false, objectInputs: false, results: 'later', userFirst: false, callsWithoutResults: ['web_search_call'], dropsForeignReasoning: false };
 
 const session = (harness = 'claude-code', extra: Partial<CommonSession> = {}): CommonSession => ({ type: 'session', harness, id: 's1', ...extra });
 const user = (id: string, ...content: Block[]): CommonMessage => ({ type: 'message', id, role: 'user', content });
@@ -103,6 +103,7 @@ t.test('a conversation that begins with a reply gets a placeholder user message 
   t.same(out[0], { type: 'message', id: 'a1:opening', role: 'user', content: [text(PLACEHOLDER_OPENING)] });
   t.equal(out[1].id, 'a1');
   t.match(summary, 'placeholder opening message');
+  t.equal(run([assistant('a1', text('I was saying'))], { target: 'codex', rules: CODEX }).out[0].id, 'a1', 'not for a target whose API takes a reply first (Codex)');
 });
 
 t.test('tool inputs that are not objects are wrapped as {"input": value} for a target that takes objects only, kept for one that does not', async (t) => {
@@ -136,6 +137,22 @@ t.test("a call the target's server answers itself (a Codex web search, for Codex
   const given = [user('u1', text('find x')), assistant('a1', search, text('found nothing'))];
   t.same(run(given, { target: 'codex', rules: CODEX }).out, given);
   t.same(run(given).out.at(-1)?.content, [placeholder('ws1')]);
+});
+
+t.test('for a target that takes a result anywhere after its call (Codex), a later result is a result, and a call never answered gets its placeholder right after it', async (t) => {
+  const codex = { target: 'codex', rules: CODEX };
+  const late = [user('u1', text('hi')), assistant('a1', call('t1')), user('u2', text('meanwhile')), assistant('a2', text('waiting')), user('u3', result('t1'), result('t1', 'again'))];
+  t.same(run(late, codex).out, late, 'answered two turns later, and a second output of the same call kept');
+  const never = [user('u1', text('hi')), assistant('a1', call('t1')), user('u2', text('go on')), assistant('a2', call('t2'))];
+  t.same(shape(run(never, codex).out), [
+    { role: 'user', content: [text('hi')] },
+    { role: 'assistant', content: [call('t1')] },
+    { role: 'user', content: [placeholder('t1')] },
+    { role: 'user', content: [text('go on')] },
+    { role: 'assistant', content: [call('t2')] },
+    { role: 'user', content: [placeholder('t2')] },
+  ]);
+  t.same(shape(run([user('u1', result('nope'))], codex).out), [{ role: 'user', content: [text('[result of tool call nope, whose call is not in this conversation]\nok')] }], 'an output of no call is an orphan');
 });
 
 t.test('sidechain messages are neither paired nor counted', async (t) => {

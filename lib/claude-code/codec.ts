@@ -60,7 +60,7 @@ export const claudeCodec: Codec = {
   texts: messageTexts,
   toCommon: (options) => new ClaudeSessionConverter(options),
   // The Messages API takes object inputs only, and thinking only with its own signature.
-  continueRules: { contextWindow: 200_000, startsAtCompaction: true, objectInputs: true, callsWithoutResults: [], dropsForeignReasoning: true },
+  continueRules: { contextWindow: 200_000, startsAtCompaction: true, objectInputs: true, results: 'next', userFirst: true, callsWithoutResults: [], dropsForeignReasoning: true },
   fromCommon: (session, options) => new CommonToClaude(session, options),
   question: makeQuestion,
   lineView,

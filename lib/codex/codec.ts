@@ -29,7 +29,7 @@ export const codexCodec: Codec = {
   fromCommon: (session, options) => new CommonToCodex(session, options),
   // The window Codex 0.169.0 reports for its bundled models (model_context_window in its rollouts);
   // the client rebuilds a resumed conversation from the latest compacted line the writer puts at a compaction.
-  continueRules: { contextWindow: 258_400, startsAtCompaction: true, objectInputs: false, callsWithoutResults: ['web_search_call'], dropsForeignReasoning: false },
+  continueRules: { contextWindow: 258_400, startsAtCompaction: true, objectInputs: false, results: 'later', userFirst: false, callsWithoutResults: ['web_search_call'], dropsForeignReasoning: false },
   question: codexQuestion,
   lineView: codexLineView,
   stats: (id) => new CodexSessionStats(id),

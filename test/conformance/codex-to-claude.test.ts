@@ -163,6 +163,12 @@ for (const r of rollouts) {
       t.equal(converted.installed, null, 'nothing installed');
       return;
     }
+    if (messages.length === 0) {
+      // A rollout with no conversation (nothing but bookkeeping): nothing to install, and said.
+      t.match(converted.stderr, /has no message the client could load: not installed/, 'nothing to install, and said');
+      t.equal(converted.installed, null, 'nothing installed');
+      return;
+    }
     t.ok(converted.installed, `a session was installed ${converted.stderr}`);
     if (!converted.installed) return;
     const copy = await resumeConversation(converted.installed, { prompt: PROMPT, sessionId: SESSION_ID });
@@ -170,7 +176,7 @@ for (const r of rollouts) {
     if (!copy.found) return;
     const want = expectedItems(messages);
     const got = sentItems(copy.messages);
-    t.ok(want.some((i) => i.role === 'user'), 'the conversation has user text to compare');
+    t.ok(want.length > 0, 'the conversation has something to compare');
     t.equal(got.length, want.length, 'as many texts, calls and results');
     for (let i = 0; i < Math.max(got.length, want.length); i++) t.same(got[i], want[i], `item ${i + 1} (${(want[i] ?? got[i])?.type})`);
   });
