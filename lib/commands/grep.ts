@@ -9,7 +9,7 @@ import type { MessageText, SessionFields, TextRole } from '../codec.js';
 import { CODECS, codecFor, detectCodec } from '../codecs.js';
 import { describeError } from '../core/fs-error.js';
 import { BrokenPipe, Output } from '../core/output.js';
-import { candidateLines, prefilterFor, requiredLiteral, type Prefilter } from '../core/prefilter.js';
+import { candidateLines, prefilterFor, requiredLiterals, type Prefilter } from '../core/prefilter.js';
 import { openRegular } from '../core/regular-file.js';
 import { ToolError, UsageError, type Context, type Tool } from '../core/run.js';
 import { zstdFileLines } from '../core/zstd-lines.js';
@@ -83,7 +83,7 @@ function searchOf(ctx: Context, pattern: string): Search {
     }
   }
   if (roles.size === 0) roles.add('user').add('assistant');
-  return { regex, roles, prefilter: prefilterFor(requiredLiteral(pattern, fixed, ignoreCase), ignoreCase) };
+  return { regex, roles, prefilter: prefilterFor(requiredLiterals(pattern, fixed, ignoreCase), ignoreCase) };
 }
 
 /** The text around a match, the match marked ⟦…⟧, cut at code points with … where text was left out. */

@@ -2,7 +2,7 @@
 // found by searching the file's bytes, so that only those lines are ever JSON.parsed.
 // A pattern is reduced to a literal every match must contain (the whole text for a
 // fixed string; for a regular expression, its longest run of plain characters outside
-// groups and alternation). A JSON writer stores a string's characters as their UTF-8
+// groups; one per branch of a top-level alternation, any of which lets a line through). A JSON writer stores a string's characters as their UTF-8
 // bytes, with `"`, `\` and control characters escaped (`\"`, `\\`, `\n`, …), so the
 // literal is searched for as JSON.stringify writes it. Any other spelling of a
 // character goes through an escape that starts `\u` (or is `\/`, which matters only for
@@ -13,8 +13,8 @@
 
 /** What the pre-filter searches a chunk for: the literal, and the escapes that bypass it. */
 export interface Prefilter {
-  /** The literal's bytes as JSON writes them (for the notes and the tests). */
-  readonly needle: string;
+  /** The literals as JSON writes them (for the tests). */
+  readonly needles: string[];
   /** The first offset at or after `from` in `buf` where a line could match, or -1. */
   next(buf: Buffer, from: number, text?: () => string): number;
 }
@@ -39,24 +39,50 @@ function harmlessU(buf: Buffer, at: number): boolean {
 }
 
 /**
- * The literal every match of `pattern` contains, or null when none can be known
- * (alternation at the top level, or no plain character). With `ignoreCase` only ASCII
- * runs count: the pre-filter folds ASCII case only (as a JavaScript regular expression
- * without the u flag does).
+ * Literals one of which every match of `pattern` contains (one per branch of a top-level
+ * alternation), or null when none can be known (a branch with no plain character). With
+ * `ignoreCase` only ASCII runs count: the pre-filter folds ASCII case only (as a
+ * JavaScript regular expression without the u flag does).
  */
-export function requiredLiteral(pattern: string, fixed: boolean, ignoreCase: boolean): string | null {
-  const runs: string[] = [];
-  if (fixed) runs.push(pattern);
-  else if (!regexRuns(pattern, runs)) return null;
-  let best = '';
-  for (const run of runs) {
-    for (const part of ignoreCase ? run.split(/[^\x00-\x7f]+/) : [run]) if (part.length > best.length) best = part;
+export function requiredLiterals(pattern: string, fixed: boolean, ignoreCase: boolean): string[] | null {
+  const literals: string[] = [];
+  for (const branch of fixed ? [pattern] : topLevelBranches(pattern)) {
+    const runs: string[] = [];
+    if (fixed) runs.push(branch);
+    else regexRuns(branch, runs);
+    let best = '';
+    for (const run of runs) {
+      for (const part of ignoreCase ? run.split(/[^\x00-\x7f]+/) : [run]) if (part.length > best.length) best = part;
+    }
+    if (best.length === 0) return null;
+    if (!literals.includes(best)) literals.push(best);
   }
-  return best.length > 0 ? best : null;
+  return literals;
 }
 
-/** Push the runs of plain characters every match of a regular expression contains; false for top-level alternation. */
-function regexRuns(p: string, runs: string[]): boolean {
+/** The branches of a regular expression's top-level alternation (the whole pattern when it has none). */
+function topLevelBranches(p: string): string[] {
+  const branches: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i];
+    if (c === '\\') i++;
+    else if (c === '[') {
+      for (i++; i < p.length && p[i] !== ']'; i++) if (p[i] === '\\') i++;
+    } else if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if (c === '|' && depth === 0) {
+      branches.push(p.slice(start, i));
+      start = i + 1;
+    }
+  }
+  branches.push(p.slice(start));
+  return branches;
+}
+
+/** Push the runs of plain characters every match of a regular expression without top-level alternation contains. */
+function regexRuns(p: string, runs: string[]): void {
   let depth = 0;
   let cur = '';
   const cut = () => {
@@ -95,10 +121,7 @@ function regexRuns(p: string, runs: string[]): boolean {
       depth = Math.max(0, depth - 1);
       continue;
     }
-    if (c === '|') {
-      if (depth === 0) return false;
-      continue;
-    }
+    if (c === '|') continue;
     if (c === '*' || c === '?' || c === '{') {
       // The character before is optional (or repeated a number of times that may be 0).
       if (depth === 0) cur = cur.slice(0, -1);
@@ -112,43 +135,48 @@ function regexRuns(p: string, runs: string[]): boolean {
     if (depth === 0) cur += c;
   }
   cut();
-  return true;
 }
 
-/** A pre-filter for a literal (null: every line goes through). */
-export function prefilterFor(literal: string | null, ignoreCase: boolean): Prefilter | null {
-  if (literal === null) return null;
-  const needle = JSON.stringify(literal).slice(1, -1);
-  const bytes = Buffer.from(needle);
-  const folded = ignoreCase && /[A-Za-z]/.test(needle) ? new RegExp(needle.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'), 'gi') : null;
+/** A pre-filter for literals, any of which lets a line through (null: every line goes through). */
+export function prefilterFor(literals: string[] | null, ignoreCase: boolean): Prefilter | null {
+  if (literals === null || literals.length === 0) return null;
+  const needles = literals.map((l) => JSON.stringify(l).slice(1, -1));
+  const searches = needles.map((n) => Buffer.from(n));
+  const escaped = needles.map((n) => n.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'));
+  const folded = ignoreCase ? new RegExp(escaped.join('|'), 'gi') : null;
+  // Searches: the literals (one case-folding regular expression under -i), `\/`, then `\u`.
+  const count = (folded ? 1 : needles.length) + 2;
+  const slash = literals.some((l) => l.includes('/'));
   // The next hit of each search in the buffer last searched: a search is run again only
   // once the caller has moved past its hit, so a chunk is scanned once per search.
   let searched: Buffer | null = null;
-  const hits = [-2, -2, -2];
-  const slash = literal.includes('/');
+  const hits: number[] = new Array(count).fill(-2);
   const find = (k: number, buf: Buffer, from: number, text?: () => string): number => {
-    if (k === 0 && folded) {
+    if (k === count - 1) {
+      let at = buf.indexOf(BYPASS[0], from);
+      while (at >= 0 && harmlessU(buf, at)) at = buf.indexOf(BYPASS[0], at + 2);
+      return at;
+    }
+    if (k === count - 2) return buf.indexOf(BYPASS[1], from);
+    if (folded) {
       // Case folded over the bytes read as Latin-1: one character per byte, ASCII folds as in the pattern.
       folded.lastIndex = from;
       const m = folded.exec(text ? text() : buf.toString('latin1'));
       return m ? m.index : -1;
     }
-    if (k !== 1) return buf.indexOf(k === 0 ? bytes : BYPASS[1], from);
-    let at = buf.indexOf(BYPASS[0], from);
-    while (at >= 0 && harmlessU(buf, at)) at = buf.indexOf(BYPASS[0], at + 2);
-    return at;
+    return buf.indexOf(searches[k], from);
   };
   return {
-    needle,
+    needles,
     next(buf, from, text) {
       if (buf !== searched) {
         searched = buf;
         hits.fill(-2);
-        // `\/` spells only `/`: a literal without one needs no search for it.
-        if (!slash) hits[2] = -1;
+        // `\/` spells only `/`: literals without one need no search for it.
+        if (!slash) hits[count - 2] = -1;
       }
       let best = -1;
-      for (let k = 0; k < hits.length; k++) {
+      for (let k = 0; k < count; k++) {
         if (hits[k] !== -1 && hits[k] < from) hits[k] = find(k, buf, from, text);
         if (hits[k] >= 0 && (best < 0 || hits[k] < best)) best = hits[k];
       }

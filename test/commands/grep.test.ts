@@ -147,6 +147,8 @@ t.test('corpus sweep: tx-grep finds exactly what a search that parses every line
     [['-F', '\n\n'], /\n\n/, new Set(['assistant'])],
     [['-i', 'é'], /é/i, all],
     [['\\d{4}-\\d\\d'], /\d{4}-\d\d/, all],
+    [['-i', 'readme|claude\\.md|TODO'], /readme|claude\.md|TODO/i, all],
+    [['error|(a|b)c'], /error|(a|b)c/, new Set(['user'])],
   ];
   for (const [args, regex, roles] of cases) {
     const r = await grep([...args, '--role', [...roles].join(','), '--jobs', '1', ...files]);

@@ -1,36 +1,41 @@
 // The byte pre-filter of tx-grep: the literal a pattern requires, and the lines it lets
 // through, which must include every line that could match, numbered as tx-parse numbers.
 import t from 'tap';
-import { candidateLines, prefilterFor, requiredLiteral } from '../../lib/core/prefilter.js';
+import { candidateLines, prefilterFor, requiredLiterals } from '../../lib/core/prefilter.js';
 import { prng } from '../helpers.js';
 
-t.test('the literal a pattern requires: fixed strings whole, regular expressions by their longest plain run outside groups', async (t) => {
-  const cases: [string, boolean, boolean, string | null][] = [
-    ['a.b', true, false, 'a.b'],
-    ['hello world', false, false, 'hello world'],
-    ['fix(ed|es)? the bug', false, false, ' the bug'],
-    ['colou?r', false, false, 'colo'],
-    ['ab+c', false, false, 'ab'],
-    ['x*yz', false, false, 'yz'],
-    ['a\\.b', false, false, 'a.b'],
-    ['\\d+ items', false, false, ' items'],
-    ['[abc]def', false, false, 'def'],
-    ['cat|dog', false, false, null],
-    ['(cat|dog)s', false, false, 's'],
-    ['\\u00e9t\\x41', false, false, 't'],
+t.test('the literals a pattern requires: fixed strings whole, regular expressions by their longest plain run outside groups, one per top-level branch', async (t) => {
+  const cases: [string, boolean, boolean, string[] | null][] = [
+    ['a.b', true, false, ['a.b']],
+    ['a|b', true, false, ['a|b']],
+    ['hello world', false, false, ['hello world']],
+    ['fix(ed|es)? the bug', false, false, [' the bug']],
+    ['colou?r', false, false, ['colo']],
+    ['ab+c', false, false, ['ab']],
+    ['x*yz', false, false, ['yz']],
+    ['a\\.b', false, false, ['a.b']],
+    ['\\d+ items', false, false, [' items']],
+    ['[abc]def', false, false, ['def']],
+    ['[a|b]def', false, false, ['def']],
+    ['cat|dog', false, false, ['cat', 'dog']],
+    ['error|fail(ed)?|error', false, false, ['error', 'fail']],
+    ['cat|.*', false, false, null],
+    ['(cat|dog)s', false, false, ['s']],
+    ['\\u00e9t\\x41', false, false, ['t']],
+    ['a\\|b', false, false, ['a|b']],
     ['.*', false, false, null],
     ['', false, false, null],
-    ['naïve bug', false, true, 've bug'],
-    ['café', true, false, 'café'],
+    ['naïve bug', false, true, ['ve bug']],
+    ['café', true, false, ['café']],
   ];
-  for (const [pattern, fixed, ignoreCase, want] of cases) t.equal(requiredLiteral(pattern, fixed, ignoreCase), want, `${JSON.stringify(pattern)}${fixed ? ' -F' : ''}${ignoreCase ? ' -i' : ''}`);
+  for (const [pattern, fixed, ignoreCase, want] of cases) t.same(requiredLiterals(pattern, fixed, ignoreCase), want, `${JSON.stringify(pattern)}${fixed ? ' -F' : ''}${ignoreCase ? ' -i' : ''}`);
 });
 
-t.test('the literal is searched as JSON writes it: quotes, backslashes and newlines escaped, other characters as UTF-8', async (t) => {
-  t.equal(prefilterFor('say "hi"', false)!.needle, 'say \\"hi\\"');
-  t.equal(prefilterFor('C:\\temp', false)!.needle, 'C:\\\\temp');
-  t.equal(prefilterFor('a\nb', false)!.needle, 'a\\nb');
-  t.equal(prefilterFor('café', false)!.needle, 'café');
+t.test('a literal is searched as JSON writes it: quotes, backslashes and newlines escaped, other characters as UTF-8', async (t) => {
+  t.same(prefilterFor(['say "hi"'], false)!.needles, ['say \\"hi\\"']);
+  t.same(prefilterFor(['C:\\temp'], false)!.needles, ['C:\\\\temp']);
+  t.same(prefilterFor(['a\nb'], false)!.needles, ['a\\nb']);
+  t.same(prefilterFor(['café', 'x'], false)!.needles, ['café', 'x']);
   t.equal(prefilterFor(null, false), null, 'no literal, no pre-filter');
 });
 
@@ -46,7 +51,7 @@ t.test('at every chunk boundary, the lines let through are exactly those holding
   const text = ['{"a":"no"}', '{"b":"a needle here"}', '{"c":"x"}\r', '{"d":"esc \\u00e9"}', '{"ansi":"\\u001b[32m ok"}', '{"path":"C:\\\\users\\\\u0041"}', '', '{"e":"NEEDLE"}', '{"f":"slash \\/"}', '{"g":"needle at end"}'].join('\n');
   const bytes = Buffer.from(text);
   for (const ignoreCase of [false, true]) {
-    const filter = prefilterFor('needle', ignoreCase);
+    const filter = prefilterFor(['needle'], ignoreCase);
     const want = expected(text, 'needle', ignoreCase);
     let bad = 0;
     for (let k = 0; k <= bytes.length; k++) {
@@ -74,16 +79,19 @@ t.test('random texts in random chunks: the same lines as a plain split, and ever
       chunks.push(Buffer.from(bytes.subarray(at, at + n)));
       at += n;
     }
-    const got = [...candidateLines(chunks, prefilterFor('needle', round % 2 === 1))].map((l) => [l.n, l.bytes.toString()]);
+    const got = [...candidateLines(chunks, prefilterFor(['needle'], round % 2 === 1))].map((l) => [l.n, l.bytes.toString()]);
     t.same(got, expected(text, 'needle', round % 2 === 1), `round ${round}`);
-    const slashed = [...candidateLines(chunks, prefilterFor('a/b', false))].map((l) => [l.n, l.bytes.toString()]);
+    const slashed = [...candidateLines(chunks, prefilterFor(['a/b'], false))].map((l) => [l.n, l.bytes.toString()]);
     t.same(slashed, expected(text, 'a/b', false), `round ${round}: a literal with a slash lets \\/ through`);
+    const either = [...candidateLines(chunks, prefilterFor(['abc', 'needle'], round % 2 === 1))].map((l) => [l.n, l.bytes.toString()]);
+    const wantEither = new Set([...expected(text, 'abc', round % 2 === 1), ...expected(text, 'needle', round % 2 === 1)].map((x) => x[0]));
+    t.same(either.map((x) => x[0]), [...wantEither].sort((a, b) => a - b), `round ${round}: two literals, either lets a line through`);
     const all = [...candidateLines(chunks, null)].map((l) => l.n);
     t.equal(all.length, expected(text, '', false).length, `round ${round}: every line without a filter`);
   }
 });
 
 t.test('a BOM on line 1 is not part of its bytes', async (t) => {
-  const got = [...candidateLines([Buffer.from('\ufeff{"a":"needle"}\n')], prefilterFor('needle', false))];
+  const got = [...candidateLines([Buffer.from('\ufeff{"a":"needle"}\n')], prefilterFor(['needle'], false))];
   t.same(got.map((l) => l.bytes.toString()), ['{"a":"needle"}']);
 });
