@@ -1,8 +1,8 @@
 // The files a tool reads, from the names it was given: a directory stands for its
 // `*.jsonl` files in name order (not its subdirectories), so `tx-parse DIR` reads a
 // project folder of a store; anything there that is not a regular file is named and
-// skipped. Only names are looked at here (stat, readdir); each file is opened as a
-// regular file when its turn comes (regular-file.ts).
+// skipped (a FIFO would hang, a device never end). A name given that is not a
+// directory is read as given, so `tx-parse <(zcat s.jsonl.gz)` works.
 import { readdirSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { fileKind } from './regular-file.js';
@@ -16,9 +16,8 @@ export interface InputFiles {
 }
 
 /**
- * Expand the names given to a tool: `-` and names that cannot be looked at stay as
- * they are (opening them reports why); a directory becomes its `*.jsonl` regular
- * files, sorted by name; anything else that is not a regular file is a problem.
+ * Expand the names given to a tool: a directory becomes its `*.jsonl` regular files,
+ * sorted by name; every other name stays as it is (opening it reports any problem).
  */
 export function inputFiles(names: string[]): InputFiles {
   const out: InputFiles = { files: [], problems: [], empty: [] };
@@ -31,9 +30,8 @@ export function inputFiles(names: string[]): InputFiles {
       out.files.push(name);
       continue;
     }
-    if (st.isFile()) out.files.push(name);
-    else if (st.isDirectory()) expandDirectory(name, out);
-    else out.problems.push(`${name}: cannot read: ${fileKind(st)}, not a regular file (pipe it to stdin instead)`);
+    if (st.isDirectory()) expandDirectory(name, out);
+    else out.files.push(name);
   }
   return out;
 }

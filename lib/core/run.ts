@@ -1,10 +1,10 @@
 // run(): what every bin shares. Options, --help, --version, error messages of the
 // form `tx-NAME: FILE:LINE: message`, exit status, inputs, and the quiet EPIPE stop.
+import { closeSync, createReadStream, fstatSync, openSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import minimist from 'minimist';
 import { inputFiles } from './input-files.js';
 import { BrokenPipe, Output } from './output.js';
-import { regularReadStream } from './regular-file.js';
 import { version } from './start.js';
 
 /** The parts of `process` a tool uses, so a test can pass its own. */
@@ -197,9 +197,11 @@ export async function execute(tool: Tool, proc: Proc, args: minimist.ParsedArgs)
           yield { stream: proc.stdin };
           continue;
         }
+        // Named files are read as given (a FIFO from `<(zcat f.gz)` too), but a directory
+        // opens like a file and fails only at its first read: it is refused here, by name.
         let stream: Readable;
         try {
-          stream = regularReadStream(name);
+          stream = namedFileStream(name);
         } catch (err) {
           const e = err as NodeJS.ErrnoException;
           unreadable++;
@@ -250,4 +252,14 @@ export function main(tool: Tool): void {
       process.exitCode = 1;
     },
   );
+}
+
+/** A read stream of a file named on the command line; throws, with a message to show, when it cannot be opened or is a directory. */
+function namedFileStream(name: string): Readable {
+  const fd = openSync(name, 'r');
+  if (fstatSync(fd).isDirectory()) {
+    closeSync(fd);
+    throw new Error('a directory, not a file');
+  }
+  return createReadStream('', { fd, highWaterMark: 1 << 20 });
 }
