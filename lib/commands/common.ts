@@ -4,7 +4,7 @@
 import type { Codec, SessionConverter } from '../codec.js';
 import { codecFor } from '../codecs.js';
 import { splitLines } from '../core/lines.js';
-import { readRecordStream } from '../core/records.js';
+import { readRecordBatches } from '../core/records.js';
 import type { Output } from '../core/output.js';
 import { regularReadStream } from '../core/regular-file.js';
 import type { Context, Tool } from '../core/run.js';
@@ -146,7 +146,7 @@ export class CommonWriter {
 async function main(ctx: Context): Promise<void> {
   const writer = new CommonWriter(ctx);
   try {
-    for await (const item of readRecordStream(ctx)) await writer.record(item.record, item.src, item.n);
+    for await (const batch of readRecordBatches(ctx)) for (const item of batch) await writer.record(item.record, item.src, item.n);
     await writer.end();
   } finally {
     writer.dispose();

@@ -2,7 +2,7 @@
 // with --view one flat object per answer. Question flags are unioned; the generic
 // filters (--kind, --type, --session, --since, --until, --grep, --sidechain, --main)
 // narrow every question (AND). tx-filter(1) is the reference.
-import { readRecordStream, type LongAction } from '../core/records.js';
+import { readRecordBatches, type LongAction, type RecordStreamItem } from '../core/records.js';
 import { UsageError, type Context, type Tool } from '../core/run.js';
 import { QUESTION_FLAGS, type Codec, type Question, type QuestionFlag, type QuestionOptions, type View } from '../codec.js';
 import { codecFor } from '../codecs.js';
@@ -190,8 +190,9 @@ async function main(ctx: Context): Promise<void> {
   };
 
   const sessionOfFile = new Map<string, string>();
-  const emit = async (q: Question, views: View[]) => {
-    for (const v of views) await ctx.out.write(stringifyJson(tag ? { question: q.name, ...v } : v) + '\n');
+  // Output is appended synchronously and flushed once per batch of input records.
+  const emit = (q: Question, views: View[]) => {
+    for (const v of views) ctx.out.pushText(stringifyJson(tag ? { question: q.name, ...v } : v) + '\n');
   };
 
   // A record too long to hold is invalid: it is copied through only when its kind alone selects it.
@@ -201,12 +202,12 @@ async function main(ctx: Context): Promise<void> {
     if (args.invert) selected = !selected;
     return selected && !args.view ? 'copy' : 'drop';
   };
-  for await (const item of readRecordStream(ctx, { long })) {
-    if (item.long) continue;
+  const take = (item: RecordStreamItem): void => {
+    if (item.long) return;
     const rec = item.record;
     if (!rec) {
       ctx.warn(item, 'not a record, skipped');
-      continue;
+      return;
     }
     const codec = codecFor(rec.header.harness);
     const want = wanted(codec.harness);
@@ -228,19 +229,23 @@ async function main(ctx: Context): Promise<void> {
       selected = passesLineFilters(filters, codec, line, session);
     } else if (selected && filters.needsLine) selected = false;
     if (args.view) {
-      if (!selected) continue;
-      if (flags.length === 0) await ctx.out.write(stringifyJson(codec.lineView(rec, options.maxChars)) + '\n');
-      for (const q of asked) await emit(q, q.views(rec));
-      continue;
+      if (!selected) return;
+      if (flags.length === 0) ctx.out.pushText(stringifyJson(codec.lineView(rec, options.maxChars)) + '\n');
+      for (const q of asked) emit(q, q.views(rec));
+      return;
     }
     if (selected && flags.length > 0) selected = asked.some((q) => q.match(rec));
     if (args.invert) selected = !selected;
     if (selected) {
-      await ctx.out.write(item.bytes);
-      await ctx.out.write('\n');
+      ctx.out.push(item.bytes);
+      ctx.out.pushText('\n');
     }
+  };
+  for await (const batch of readRecordBatches(ctx, { long })) {
+    for (const item of batch) take(item);
+    await ctx.out.flushIfFull();
   }
-  if (args.view) for (const q of questions.all) if (q.end) await emit(q, q.end());
+  if (args.view) for (const q of questions.all) if (q.end) emit(q, q.end());
 }
 
 /** The session a record's line names, or null (also when the line is not JSON: that is reported where it is used). */

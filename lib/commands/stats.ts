@@ -3,7 +3,7 @@
 // Memory holds counters per session, never lines. tx-stats(1) is the reference.
 import { createReadStream } from 'node:fs';
 import { splitLines } from '../core/lines.js';
-import { readRecordStream } from '../core/records.js';
+import { readRecordBatches } from '../core/records.js';
 import type { Context, Tool } from '../core/run.js';
 import type { SessionCounter } from '../codec.js';
 import { codecFor } from '../codecs.js';
@@ -37,47 +37,49 @@ async function main(ctx: Context): Promise<void> {
   const byFile = new Map<string, SessionCounter>();
   const lastSession = new Map<string, SessionCounter>();
   const fileSessions = new Map<string, Set<SessionCounter>>();
-  for await (const item of readRecordStream(ctx)) {
-    const rec = item.record;
-    if (!rec) {
-      ctx.warn(item, 'not a record, skipped');
-      continue;
-    }
-    let line: any;
-    if (rec.header.kind !== 'invalid') {
-      try {
-        line = rec.value();
-      } catch {
-        ctx.warn({ src: rec.header.src, n: rec.header.n }, "the record's line is not JSON, counted as invalid");
-        rec.header.kind = 'invalid';
+  for await (const batch of readRecordBatches(ctx)) {
+    for (const item of batch) {
+      const rec = item.record;
+      if (!rec) {
+        ctx.warn(item, 'not a record, skipped');
+        continue;
       }
-    }
-    const codec = codecFor(rec.header.harness);
-    const id = line === undefined ? null : codec.envelope(line).session;
-    // Sessions (and files' leading lines) of different harnesses never share counters.
-    const file = `${codec.harness}\0${rec.header.src ?? '-'}`;
-    const key = `${codec.harness}\0${id}`;
-    let stats: SessionCounter | undefined;
-    if (id !== null) {
-      stats = sessions.get(key);
-      if (!stats) sessions.set(key, (stats = codec.stats(id)));
-      lastSession.set(file, stats);
-      let set = fileSessions.get(file);
-      if (!set) fileSessions.set(file, (set = new Set()));
-      set.add(stats);
-    } else {
-      stats = lastSession.get(file);
-      if (!stats) {
-        stats = byFile.get(file);
-        if (!stats) byFile.set(file, (stats = codec.stats(null)));
+      let line: any;
+      if (rec.header.kind !== 'invalid') {
+        try {
+          line = rec.value();
+        } catch {
+          ctx.warn({ src: rec.header.src, n: rec.header.n }, "the record's line is not JSON, counted as invalid");
+          rec.header.kind = 'invalid';
+        }
       }
-    }
-    stats.add(rec.header, line);
-    if (rec.header.src !== undefined) {
-      read.add(rec.header.src);
-      let s = sources.get(stats);
-      if (!s) sources.set(stats, (s = { harness: codec.harness, id, files: new Set() }));
-      s.files.add(rec.header.src);
+      const codec = codecFor(rec.header.harness);
+      const id = line === undefined ? null : codec.envelope(line).session;
+      // Sessions (and files' leading lines) of different harnesses never share counters.
+      const file = `${codec.harness}\0${rec.header.src ?? '-'}`;
+      const key = `${codec.harness}\0${id}`;
+      let stats: SessionCounter | undefined;
+      if (id !== null) {
+        stats = sessions.get(key);
+        if (!stats) sessions.set(key, (stats = codec.stats(id)));
+        lastSession.set(file, stats);
+        let set = fileSessions.get(file);
+        if (!set) fileSessions.set(file, (set = new Set()));
+        set.add(stats);
+      } else {
+        stats = lastSession.get(file);
+        if (!stats) {
+          stats = byFile.get(file);
+          if (!stats) byFile.set(file, (stats = codec.stats(null)));
+        }
+      }
+      stats.add(rec.header, line);
+      if (rec.header.src !== undefined) {
+        read.add(rec.header.src);
+        let s = sources.get(stats);
+        if (!s) sources.set(stats, (s = { harness: codec.harness, id, files: new Set() }));
+        s.files.add(rec.header.src);
+      }
     }
   }
   const orphans: SessionCounter[] = [];

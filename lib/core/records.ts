@@ -31,17 +31,27 @@ export interface ReadOptions {
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const NEWLINE = Buffer.from('\n');
 
-/** Every line of every input, decoded as a record where it is one. */
-export async function* readRecordStream(ctx: Context, options: ReadOptions = {}): AsyncGenerator<RecordStreamItem> {
+/**
+ * Every line of every input, decoded as a record where it is one, in batches (one per
+ * chunk read), so a tool's loop over a batch is synchronous and pays for one promise
+ * per chunk, not per record. A record longer than LONG_LINE ends the batch before it:
+ * its bytes may be written as they are read, after everything before it.
+ */
+export async function* readRecordBatches(ctx: Context, options: ReadOptions = {}): AsyncGenerator<RecordStreamItem[]> {
   for await (const input of ctx.inputs()) {
     const src = input.src;
     // Set once the input has shown a native session line: from then on it is read as tx-parse reads.
     let native = false;
     let previous: Harness = 'claude-code';
     let long: LongReader | null = null;
-    for await (const batch of lineBatches(input.stream)) {
-      for (const item of batch) {
+    for await (const lines of lineBatches(input.stream)) {
+      let batch: RecordStreamItem[] = [];
+      for (const item of lines) {
         if (isLongPiece(item)) {
+          if (batch.length > 0) {
+            yield batch;
+            batch = [];
+          }
           if (item.first) long = new LongReader(ctx, src, item.n, options, native, previous);
           long!.piece(item);
           // The piece may have been written out: keep memory flat however long the line.
@@ -49,7 +59,7 @@ export async function* readRecordStream(ctx: Context, options: ReadOptions = {})
           if (item.last) {
             const header = long!.finish();
             long = null;
-            if (header) yield { record: recordView(header, null), bytes: null, src, n: item.n, long: true };
+            if (header) batch.push({ record: recordView(header, null), bytes: null, src, n: item.n, long: true });
           }
           continue;
         }
@@ -57,12 +67,12 @@ export async function* readRecordStream(ctx: Context, options: ReadOptions = {})
         if (item.bytes.length === 0 && !native) continue;
         const record = decodeRecord(item.bytes, options.verify);
         if (record) {
-          yield { record, bytes: item.bytes, src, n: item.n };
+          batch.push({ record, bytes: item.bytes, src, n: item.n });
           continue;
         }
         if (!native) {
           if (!looksNative(item.bytes)) {
-            yield { record: null, bytes: item.bytes, src, n: item.n };
+            batch.push({ record: null, bytes: item.bytes, src, n: item.n });
             continue;
           }
           native = true;
@@ -72,12 +82,10 @@ export async function* readRecordStream(ctx: Context, options: ReadOptions = {})
           if (parsed.problem) ctx.warn({ src, n: item.n }, parsed.problem);
           if (parsed.header.kind !== 'invalid') previous = parsed.header.harness;
           const view = recordView(parsed.header, parsed.lineBytes, parsed.value);
-          yield { record: view, bytes: recordBytes(parsed.header, parsed.lineBytes), src, n: item.n };
+          batch.push({ record: view, bytes: recordBytes(parsed.header, parsed.lineBytes), src, n: item.n });
         }
       }
-      // Nothing more waits on the input (a live source such as tx-parse --follow): what was
-      // written goes out now, not when 64 KB have gathered, so a pipeline shows it live.
-      if (input.stream.readableLength === 0) await ctx.out.flush();
+      if (batch.length > 0) yield batch;
     }
   }
 }
