@@ -6,6 +6,13 @@ import { Worker } from 'node:worker_threads';
 import type { ParsedArgs } from 'minimist';
 import type { Output } from './output.js';
 
+/**
+ * Each worker's young generation, in MB. V8's default (tens of MB per isolate) is
+ * most of what a worker adds to the peak RSS; records are short-lived, so a small
+ * one costs no speed (on a store of 1,000 files, --jobs 2: 230 MB down to 190 MB).
+ */
+const YOUNG_MB = 4;
+
 /** A piece of output a worker may send before waiting for the first to be written. */
 const CREDIT = 16;
 
@@ -53,7 +60,7 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
   };
   const options = { ...args, _: [] };
   for (let i = 0; i < Math.min(jobs, files.length); i++) {
-    const worker = new Worker(new URL('./worker-main.js', import.meta.url), { workerData: { ref, args: options } });
+    const worker = new Worker(new URL('./worker-main.js', import.meta.url), { workerData: { ref, args: options }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB } });
     workers.push(worker);
     worker.on('message', (m: FromWorker) => {
       if (m.type === 'out') held.get(m.index)!.chunks.push({ chunk: m.chunk, worker });
