@@ -77,7 +77,8 @@ interface OpenSession {
   src?: string;
 }
 
-function shellQuote(s: string): string {
+/** A word as the shell reads it back: bare when it is safe, else in single quotes. */
+export function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 

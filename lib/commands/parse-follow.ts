@@ -7,7 +7,6 @@
 import { closeSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { CODECS } from '../codecs.js';
-import type { Codec } from '../codec.js';
 import { follow } from '../core/follow.js';
 import { describeError } from '../core/fs-error.js';
 import { LineSplitter } from '../core/lines.js';
@@ -15,6 +14,7 @@ import { openRegular } from '../core/regular-file.js';
 import { ToolError, UsageError, type Context } from '../core/run.js';
 import { currentSessionForTerminal } from './current-session.js';
 import { SourceParser } from './parse.js';
+import { sessionsById, storeRoots } from './session-lookup.js';
 
 /** What to follow: a file, and whether its subagent transcripts come with it. */
 interface Target {
@@ -22,36 +22,13 @@ interface Target {
   subagents: boolean;
 }
 
-/** A Codex rollout's file name ends in its session id. */
-const ROLLOUT_ID = /-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i;
-
-function storeRoots(ctx: Context): { codec: Codec; root: string }[] {
-  const roots: { codec: Codec; root: string }[] = [];
-  for (const codec of CODECS) {
-    const config = codec.store?.configDir(ctx.proc.env) ?? null;
-    if (!codec.store || config === null) continue;
-    const root = codec.store.rootIn(config);
-    if (existsSync(root)) roots.push({ codec, root });
-  }
-  return roots;
-}
-
 /** The session file an id (or a unique prefix of one) names, in any harness's store. */
 function sessionById(ctx: Context, id: string): string {
-  const exact: string[] = [];
-  const prefixed: string[] = [];
-  for (const { codec, root } of storeRoots(ctx)) {
-    for (const found of codec.store!.discover(root, () => {})) {
-      if (!found.path.endsWith('.jsonl')) continue;
-      const stem = ROLLOUT_ID.exec(path.basename(found.path))?.[1] ?? path.basename(found.path, '.jsonl');
-      if (stem === id) exact.push(found.path);
-      else if (stem.startsWith(id)) prefixed.push(found.path);
-    }
-  }
-  const matches = exact.length > 0 ? exact : prefixed;
+  // A compressed (archived) rollout is not appended to: there is nothing to follow.
+  const matches = sessionsById(storeRoots(ctx.proc.env), id).filter((m) => m.path.endsWith('.jsonl'));
   if (matches.length === 0) throw new ToolError(`${id}: no such file, and no session of that id in the stores (${CODECS.map((c) => c.harness).join(', ')})`);
-  if (matches.length > 1) throw new ToolError(`${id} names ${matches.length} sessions: ${matches.join(', ')}`);
-  return matches[0];
+  if (matches.length > 1) throw new ToolError(`${id} names ${matches.length} sessions: ${matches.map((m) => m.path).join(', ')}`);
+  return matches[0].path;
 }
 
 function targetsOf(ctx: Context): Target[] {
