@@ -7,7 +7,7 @@
  *   mapped as tx-native(1) says (user texts, assistant texts, reasoning, tool calls and
  *   results, in order). Where tx-native refuses a session, the refusal must be a clear
  *   message and nothing may be installed.
- * - Codex → Common → Codex: every recorded rollout and every corpus rollout the client
+ * - Codex → Common → Codex: every recorded rollout, Codex fixture of fixtures/common and corpus rollout the client
  *   loads, written back through Common, must make the client send what the original makes
  *   it send (in the normal form of codex-compare.ts).
  *
@@ -22,7 +22,7 @@ import { nativeTool } from '../../lib/commands/native.js';
 import { parseTool } from '../../lib/commands/parse.js';
 import { isModeled, type CommonLine, type CommonMessage } from '../../lib/common.js';
 import { conformanceSkip, recordedSessionFiles, repoRoot } from '../harness/index.js';
-import { EXEC_FLAGS, recordedCodexRollouts, resumeRollout, runCodex, startMockResponses, writeCodexConfig } from '../harness/codex/index.js';
+import { EXEC_FLAGS, recordedCodexRollouts, resumeRollout, runCodex, startAppServer, startMockResponses, writeCodexConfig } from '../harness/codex/index.js';
 import type { InputItem } from '../harness/codex/index.js';
 import { continued, corpusFiles, runTool } from '../helpers.js';
 import { CODEX_PROMPT, abortedAtCalls, clientSide, omittedImages, type Item } from './codex-compare.js';
@@ -49,22 +49,27 @@ function filesUnder(dir: string): string[] {
   return out;
 }
 
-/** Convert `file` through Common (tx-parse | tx-common --active | tx-native --harness codex --install, in process) into a scratch CODEX_HOME and resume it there. */
-async function convertAndResume(file: string): Promise<Outcome> {
-  const scratch = mkdtempSync(path.join(tmpdir(), 'txcript-codex-native-'));
+/** A scratch HOME (CODEX_HOME = HOME/.codex) and working directory outside any repository. */
+function scratchHome(prefix: string): { scratch: string; home: string; codexHome: string; cwd: string } {
+  const scratch = mkdtempSync(path.join(tmpdir(), prefix));
   const home = path.join(scratch, 'home');
   const cwd = path.join(scratch, 'work');
-  const codexHome = path.join(home, '.codex');
   mkdirSync(cwd, { recursive: true });
+  return { scratch, home, codexHome: path.join(home, '.codex'), cwd };
+}
+
+/** Convert `file` through Common (tx-parse | tx-common --active | tx-native --harness codex --install, in process) into a scratch CODEX_HOME and resume it there. */
+async function convertAndResume(file: string): Promise<Outcome> {
+  const { scratch, home, codexHome, cwd } = scratchHome('txcript-codex-native-');
   try {
     const parsed = await runTool(parseTool, [file], []);
     const common = await runTool(commonTool, ['--active'], [parsed.stdout]);
-    const messages = common.stdout
+    const lines = common.stdout
       .toString('utf8')
       .split('\n')
       .filter(Boolean)
-      .map((l) => JSON.parse(l) as CommonLine)
-      .filter((l): l is CommonMessage => l.type === 'message');
+      .map((l) => JSON.parse(l) as CommonLine);
+    const messages = lines.filter((l): l is CommonMessage => l.type === 'message');
     const native = await runTool(nativeTool, ['--harness', 'codex', '--install', '--config-dir', codexHome, '--cwd', cwd, '--session-id', SESSION], [common.stdout]);
     const left = filesUnder(path.join(codexHome, 'sessions'));
     if (native.status !== 0 || left.length === 0) return { messages, installed: false, status: native.status, stderr: native.stderr, leftFiles: left };
@@ -218,7 +223,16 @@ t.test('Claude Code → Codex: codex exec resume sends the conversation of every
   });
 });
 
-const codex = [...recordedCodexRollouts().map((r) => ({ name: `${r.scenario}/${path.basename(r.file)}`, file: r.file, recorded: true })), ...corpusFiles('codex').map((file) => ({ name: path.basename(file), file, recorded: false }))];
+// The hand-written Codex fixtures of fixtures/common too; one that does not open with session_meta (an early rollout) the client no longer loads.
+const codexFixtures = readdirSync(path.join(root, 'fixtures', 'common'))
+  .filter((d) => d.startsWith('codex-'))
+  .sort()
+  .map((d) => ({ name: `fixtures/common/${d}`, file: path.join(root, 'fixtures', 'common', d, 'input.jsonl'), recorded: false }));
+const codex = [
+  ...recordedCodexRollouts().map((r) => ({ name: `${r.scenario}/${path.basename(r.file)}`, file: r.file, recorded: true })),
+  ...codexFixtures,
+  ...corpusFiles('codex').map((file) => ({ name: path.basename(file), file, recorded: false })),
+];
 
 t.test('Codex → Common → Codex: the rewritten rollout makes the client send what the original does', { skip }, async (t) => {
   t.ok(codex.length > 0, 'there are rollouts to rewrite');
@@ -254,13 +268,9 @@ function userTexts(input: InputItem[] | undefined): string[] {
   return out;
 }
 
-t.test('an installed rollout is found by id, by its session_index name, and by the picker; a client state database lists it once it was opened', { skip }, async (t) => {
-  const scratch = mkdtempSync(path.join(tmpdir(), 'txcript-codex-picker-'));
+t.test('an installed rollout is found by id, by its session_index name, and by the picker; codex exec --last sees it only once opened when the client keeps a state database', { skip }, async (t) => {
+  const { scratch, home, codexHome, cwd } = scratchHome('txcript-codex-picker-');
   t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
-  const home = path.join(scratch, 'home');
-  const codexHome = path.join(home, '.codex');
-  const cwd = path.join(scratch, 'work');
-  mkdirSync(cwd, { recursive: true });
   const named = path.join(root, 'fixtures', 'native-codex', 'named-session', 'common.jsonl');
   const install = async (id: string) => runTool(nativeTool, ['--harness', 'codex', '--install', '--config-dir', codexHome, '--cwd', cwd, '--session-id', id, named], []);
   const resume = async (...args: string[]) => {
@@ -288,7 +298,62 @@ t.test('an installed rollout is found by id, by its session_index name, and by t
   writeFileSync(input2, text);
   t.equal((await runTool(nativeTool, ['--harness', 'codex', '--install', '--config-dir', codexHome, '--cwd', cwd, '--session-id', second, input2], [])).status, 0, 'a second session installed');
   const before = userTexts(await resume('--last'))[0];
-  t.equal(before, PROMPT, 'with a state database, the picker does not yet list the session installed after it (tx-native(1), Installing a rollout)');
+  t.equal(before, PROMPT, 'with a state database, codex exec resume --last does not yet see the session installed after it (tx-native(1), Installing a rollout)');
+  // What the interactive UI lists (its session picker) and shows, through the client's app server.
+  const app = await startAppServer(home, cwd);
+  try {
+    const listed = (await app.request('thread/list', { cwd })).data.map((th: any) => ({ id: th.id, preview: th.preview, name: th.name }));
+    t.same(
+      listed.sort((a: any, b: any) => a.id.localeCompare(b.id)),
+      [
+        { id: first, preview: PROMPT, name: 'Fix the flaky test' },
+        { id: second, preview: 'A second session.', name: 'Fix the flaky test' },
+      ],
+      'the picker lists both at once, with the preview of their first prompt and their session_index name',
+    );
+    const turns = (await app.request('thread/read', { threadId: second, includeTurns: true })).thread.turns;
+    const shown = turns.flatMap((turn: any) => turn.items).map((i: any) => (i.type === 'userMessage' ? ['user', i.content.map((c: any) => c.text).join('')] : [i.type, i.text]));
+    t.same(shown, [['user', 'A second session.'], ['agentMessage', 'It depends on the clock.']], 'the UI shows the prompt and the reply from the events tx-native writes');
+  } finally {
+    app.close();
+  }
   t.same(userTexts(await resume(second)).slice(0, 1), ['A second session.'], 'codex exec resume ID finds it');
-  t.same(userTexts(await resume('--last')).slice(0, 1), ['A second session.'], 'once opened by id, the picker lists it');
+  t.same(userTexts(await resume('--last')).slice(0, 1), ['A second session.'], 'once opened by id, codex exec resume --last sees it');
+});
+
+t.test('a conversation larger than the Codex context window is refused clearly and nothing is installed; from its compaction it fits and resumes', { skip }, async (t) => {
+  const { scratch, home, codexHome, cwd } = scratchHome('txcript-codex-large-');
+  t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
+  // About 300,000 tokens of tool output (4 bytes a token): more than Codex's 258,400.
+  const before = [
+    { type: 'session', harness: 'claude-code', id: '33333333-3333-4333-8333-333333333333', cwd: '/home/u/app', started_at: '2026-07-01T00:00:00.000Z' },
+    { type: 'message', id: 'u1', role: 'user', content: [{ type: 'text', text: 'Read the log.' }] },
+    { type: 'message', id: 'a1', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_log', name: 'Read', input: { file_path: '/var/log/big.log' } }] },
+    { type: 'message', id: 'u2', role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_log', content: 'x'.repeat(1_200_000) }] },
+    { type: 'message', id: 'a2', role: 'assistant', content: [{ type: 'text', text: 'The log is long.' }] },
+  ];
+  const after = [
+    { type: 'message', id: 'u3', role: 'user', after_compaction: true, content: [{ type: 'text', text: 'Summary: the log was read; it is long.' }] },
+    { type: 'message', id: 'a3', role: 'assistant', content: [{ type: 'text', text: 'Noted.' }] },
+  ];
+  const ndjson = (lines: object[]) => lines.map((l) => JSON.stringify(l) + '\n').join('');
+  const args = ['--harness', 'codex', '--install', '--config-dir', codexHome, '--cwd', cwd];
+  const refused = await runTool(nativeTool, args, [ndjson(before)]);
+  t.equal(refused.status, 1, 'refused: exit 1');
+  t.match(refused.stderr, /^tx-native: session 33333333-3333-4333-8333-333333333333 is about \d+ tokens, more than the 258400-token context window of codex, and it has no compaction to start from: not written/m, 'the message says why');
+  t.not(refused.stderr, /\n\s+at .+:\d+:\d+\)/, 'no stack trace');
+  t.same(filesUnder(codexHome), [], 'nothing installed');
+  // The whole history is written with the compaction marked; Codex resumes from it, so only what follows counts.
+  const whole = await runTool(nativeTool, args, [ndjson([...before, ...after])]);
+  t.equal(whole.status, 0, `the session installs: Codex resumes from its compaction (${whole.stderr.trim().split('\n')[0]})`);
+  const mock = await startMockResponses({});
+  try {
+    writeCodexConfig(codexHome, mock.url, { provider: 'openai' });
+    await runCodex({ args: ['exec', ...EXEC_FLAGS, 'resume', '33333333-3333-4333-8333-333333333333', CODEX_PROMPT], home, cwd });
+    const input = mock.responsesRequests()[0]?.body?.input;
+    t.same(userTexts(input).slice(0, 1), ['Summary: the log was read; it is long.'], 'the client sends the conversation from the compaction on');
+    t.notOk(JSON.stringify(input ?? []).includes('x'.repeat(1000)), 'nothing of what came before it');
+  } finally {
+    await mock.close();
+  }
 });

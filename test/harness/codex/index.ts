@@ -12,6 +12,8 @@
  *   install the rollout into a fresh scratch CODEX_HOME under a proper `rollout-<ts>-<uuid>.jsonl`
  *   name, run `codex exec resume ID ping`, return the `input` of the first request.
  * - `recordedCodexRollouts()` → [{scenario, file}]: every rollout under fixtures/recorded-codex/.
+ * - `startAppServer(home, cwd)` → {request(method, params), close()}: the CLI's app server, what its
+ *   interactive UI lists (`thread/list`) and reads (`thread/read`) sessions through.
  */
 import path from 'node:path';
 import { jsonlFiles } from '../fixtures.js';
@@ -21,6 +23,8 @@ export { startMockResponses, classifyResponsesRequest } from './mock-responses.j
 export type { MockResponsesApi, ResponsesScript, ResponseTurn, OutputItem, InputItem, ResponsesRequest } from './mock-responses.js';
 export { runCodex, codexBinary, codexInstalled, codexEnv, writeCodexConfig, CODEX_VERSION, EXEC_FLAGS } from './cli.js';
 export { resumeRollout, rolloutId, rolloutName } from './oracle.js';
+export { startAppServer } from './app-server.js';
+export type { AppServer } from './app-server.js';
 export type { CodexResumeResult } from './oracle.js';
 
 /** The folder holding the recorded rollouts. */
