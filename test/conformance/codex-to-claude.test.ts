@@ -150,37 +150,76 @@ t.test('there are Codex rollouts to continue', (t) => {
   t.end();
 });
 
-for (const r of rollouts) {
-  t.test(`${r.name}, continued in Claude Code, is sent as the same conversation`, { skip }, async (t) => {
-    const config = mkdtempSync(path.join(tmpdir(), 'tx-codex-claude-'));
-    t.teardown(() => rmSync(config, { recursive: true, force: true }));
-    const converted = convert(r.file, config);
-    const messages = converted.common.filter((l): l is CommonMessage => l.type === 'message' && l.sidechain !== true);
-    if (converted.status !== 0) {
-      // Refused: only for a session Claude Code could not continue, saying so, and leaving nothing behind.
-      t.match(converted.stderr, /is about \d+ tokens, more than the 200000-token context window of claude-code/, `a clear refusal: ${converted.stderr.trim().split('\n').pop()}`);
-      t.equal(converted.status, 1, 'exit status 1');
-      t.equal(converted.installed, null, 'nothing installed');
-      return;
-    }
-    if (messages.length === 0) {
-      // A rollout with no conversation (nothing but bookkeeping): nothing to install, and said.
-      t.match(converted.stderr, /has no message the client could load: not installed/, 'nothing to install, and said');
-      t.equal(converted.installed, null, 'nothing installed');
-      return;
-    }
-    t.ok(converted.installed, `a session was installed ${converted.stderr}`);
-    if (!converted.installed) return;
-    const copy = await resumeConversation(converted.installed, { prompt: PROMPT, sessionId: SESSION_ID });
-    t.equal(copy.found, true, 'claude --resume loads it');
-    if (!copy.found) return;
-    const want = expectedItems(messages);
-    const got = sentItems(copy.messages);
-    t.ok(want.length > 0, 'the conversation has something to compare');
-    t.equal(got.length, want.length, 'as many texts, calls and results');
-    for (let i = 0; i < Math.max(got.length, want.length); i++) t.same(got[i], want[i], `item ${i + 1} (${(want[i] ?? got[i])?.type})`);
-  });
+/** What converting and resuming one rollout gave. */
+interface Outcome {
+  converted: ReturnType<typeof convert>;
+  /** The installed file through tx-parse | tx-native, equal to it. */
+  roundTrip: boolean | null;
+  copy: Awaited<ReturnType<typeof resumeConversation>> | null;
 }
+
+async function convertAndResume(file: string): Promise<Outcome> {
+  const config = mkdtempSync(path.join(tmpdir(), 'tx-codex-claude-'));
+  try {
+    const converted = convert(file, config);
+    if (!converted.installed) return { converted, roundTrip: null, copy: null };
+    const bytes = readFileSync(converted.installed);
+    const parsed = spawnSync(process.execPath, [bin('tx-parse'), converted.installed], { maxBuffer: 1 << 30 });
+    const back = spawnSync(process.execPath, [bin('tx-native')], { input: parsed.stdout, maxBuffer: 1 << 30 });
+    const copy = await resumeConversation(converted.installed, { prompt: PROMPT, sessionId: SESSION_ID });
+    return { converted, roundTrip: back.stdout.equals(bytes), copy };
+  } finally {
+    rmSync(config, { recursive: true, force: true });
+  }
+}
+
+/** Run `work` over `items`, at most `limit` at a time, results in input order. */
+async function pool<A, B>(items: A[], limit: number, work: (a: A) => Promise<B>): Promise<B[]> {
+  const out: B[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+t.test('every Codex rollout, continued in Claude Code, is sent as the same conversation', { skip }, async (t) => {
+  // Two clients at a time: each resume waits on the client more than on this machine.
+  const outcomes = await pool(rollouts, 2, (r) => convertAndResume(r.file));
+  rollouts.forEach((r, k) => {
+    const { converted, roundTrip, copy } = outcomes[k]!;
+    t.test(r.name, async (t) => {
+      const messages = converted.common.filter((l): l is CommonMessage => l.type === 'message' && l.sidechain !== true);
+      if (converted.status !== 0) {
+        // Refused: only for a session Claude Code could not continue, saying so, and leaving nothing behind.
+        t.match(converted.stderr, /is about \d+ tokens, more than the 200000-token context window of claude-code/, `a clear refusal: ${converted.stderr.trim().split('\n').pop()}`);
+        t.equal(converted.status, 1, 'exit status 1');
+        t.equal(converted.installed, null, 'nothing installed');
+        return;
+      }
+      if (messages.length === 0) {
+        // A rollout with no conversation (nothing but bookkeeping): nothing to install, and said.
+        t.match(converted.stderr, /has no message the client could load: not installed/, 'nothing to install, and said');
+        t.equal(converted.installed, null, 'nothing installed');
+        return;
+      }
+      t.ok(converted.installed, `a session was installed ${converted.stderr}`);
+      if (!converted.installed || !copy) return;
+      t.equal(roundTrip, true, 'the installed file goes through tx-parse | tx-native byte for byte');
+      t.equal(copy.found, true, 'claude --resume loads it');
+      if (!copy.found) return;
+      const want = expectedItems(messages);
+      const got = sentItems(copy.messages);
+      t.ok(want.length > 0, 'the conversation has something to compare');
+      t.equal(got.length, want.length, 'as many texts, calls and results');
+      for (let i = 0; i < Math.max(got.length, want.length); i++) t.same(got[i], want[i], `item ${i + 1} (${(want[i] ?? got[i])?.type})`);
+    });
+  });
+});
 
 t.test('a Codex session larger than Claude Code can hold is refused, saying why, and nothing is installed', async (t) => {
   const plain = recordedCodexRollouts().find((r) => r.scenario === 'plain');
