@@ -373,3 +373,33 @@ t.test('malformed Common lines are reported and left out, never a crash; a sessi
   t.match(installed.stderr, 'has no message the client could load: not installed');
   t.same(readdirSync(config).length === 0 ? [] : readdirSync(join(config, 'projects')).flatMap((d) => readdirSync(join(config, 'projects', d))), [], 'no empty session file, no temporary left');
 });
+
+t.test('a conversation larger than the context window is not written or installed (exit 1); --from-compaction starts from its compaction; --context-window must be a number', async (t) => {
+  const config = scratch(t);
+  const big = 'x'.repeat(8000);
+  const lines = [
+    { type: 'session', harness: 'codex', id: SID, cwd: '/home/u/app' },
+    { type: 'message', id: 'u1', role: 'user', content: [{ type: 'text', text: big }] },
+    { type: 'message', id: 'a1', role: 'assistant', content: [{ type: 'text', text: 'long ago' }] },
+    { type: 'message', id: 'u2', role: 'user', content: [{ type: 'text', text: 'the summary' }], after_compaction: true },
+    { type: 'message', id: 'a2', role: 'assistant', content: [{ type: 'text', text: 'on we go' }] },
+  ];
+  const c = ndjson(lines);
+  for (const harness of ['claude-code', 'codex']) {
+    const fits = await runBin('tx-native', ['--harness', harness, '--context-window', '1000'], c);
+    t.equal(fits.status, 0, `${harness} resumes from the compaction by itself: only that part must fit`);
+  }
+  const after = ndjson([...lines, { type: 'message', id: 'u3', role: 'user', content: [{ type: 'text', text: big }] }]);
+  const refused = await runBin('tx-native', ['--harness', 'codex', '--context-window', '1000', '--install', '--config-dir', config], after);
+  t.equal(refused.status, 1);
+  t.match(refused.stderr, /is about 2\d{3} tokens, more than the 1000-token context window of codex even from its latest compaction: not written, no client could continue it/);
+  t.same(readdirSync(config), [], 'nothing installed');
+  const cut = await runBin('tx-native', ['--harness', 'codex', '--from-compaction'], c);
+  t.equal(cut.status, 0, cut.stderr);
+  t.notMatch(cut.stdout.toString(), 'long ago', 'what came before the compaction is left out');
+  t.match(cut.stdout.toString(), 'on we go');
+  t.match(cut.stderr, 'started from the latest compaction (2 messages before it left out)');
+  const bad = await runBin('tx-native', ['--context-window', 'lots'], c);
+  t.equal(bad.status, 2);
+  t.match(bad.stderr, '--context-window "lots" is not a positive number of tokens');
+});
