@@ -8,6 +8,7 @@ import { isMainThread } from 'node:worker_threads';
 import type { MessageText, SessionFields, TextRole } from '../codec.js';
 import { CODECS, codecFor, detectCodec } from '../codecs.js';
 import { describeError } from '../core/fs-error.js';
+import { LONG_LINE } from '../core/lines.js';
 import { BrokenPipe, Output } from '../core/output.js';
 import { candidateLines, prefilterFor, requiredLiterals, type Prefilter } from '../core/prefilter.js';
 import { openRegular } from '../core/regular-file.js';
@@ -116,7 +117,7 @@ function* fileChunks(fd: number): Generator<Buffer> {
 }
 
 /** The lines of a file that could match: searched in its bytes, or for a .zst file in its decompressed lines. */
-function* candidates(file: string, search: Search): Generator<{ n: number; bytes: Buffer }> {
+function* candidates(file: string, search: Search, onLong: (n: number) => void): Generator<{ n: number; bytes: Buffer }> {
   if (file.endsWith('.zst')) {
     let n = 0;
     for (const bytes of zstdFileLines(file)) {
@@ -127,7 +128,9 @@ function* candidates(file: string, search: Search): Generator<{ n: number; bytes
   }
   const { fd } = openRegular(file);
   try {
-    yield* candidateLines(fileChunks(fd), search.prefilter);
+    yield* candidateLines(fileChunks(fd), search.prefilter, {
+      onLong: (n) => onLong(n),
+    });
   } finally {
     closeSync(fd);
   }
@@ -146,7 +149,8 @@ async function searchFile(ctx: Context, file: string, search: Search): Promise<n
     }
     return fields;
   };
-  for (const { n, bytes } of candidates(file, search)) {
+  const onLong = (n: number) => ctx.note(`${file}:${n}: line longer than ${LONG_LINE} bytes, not searched (tx-parse does not parse it either)`);
+  for (const { n, bytes } of candidates(file, search, onLong)) {
     let line: unknown;
     try {
       line = JSON.parse(bytes.toString('utf8'));

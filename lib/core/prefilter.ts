@@ -9,7 +9,10 @@
 // a literal with a `/`): a line holding one (other than JSON.stringify's own `\u00XX`
 // for a control character, or a `\u` that is no escape) is always let through and
 // parsed, so the filter never loses a match.
-// Lines longer than the read size are joined before they are searched.
+// Lines longer than the read size are joined before they are searched, up to the limit
+// tx-parse parses (64 MiB); a longer line is dropped as it is read, so memory stays flat.
+
+import { LONG_LINE } from './lines.js';
 
 /** What the pre-filter searches a chunk for: the literal, and the escapes that bypass it. */
 export interface Prefilter {
@@ -188,6 +191,14 @@ export function prefilterFor(literals: string[] | null, ignoreCase: boolean): Pr
 const LF = 0x0a;
 const CR = 0x0d;
 
+/** What becomes of lines longer than a limit: they are not searched, and said. */
+export interface LongLines {
+  /** Bytes (default LONG_LINE, 64 MiB, as tx-parse). */
+  limit?: number;
+  /** Called with the line number of each line not searched. */
+  onLong?: (n: number) => void;
+}
+
 /** A line that may match: its 1-based number and its bytes (valid until the next chunk is read). */
 export interface CandidateLine {
   n: number;
@@ -201,10 +212,27 @@ export interface CandidateLine {
  * asked for (the chunks' buffers may be reused). Lines that end in one chunk are found by searching
  * the chunk; a line spanning chunks is joined once and then searched.
  */
-export function* candidateLines(chunks: Iterable<Buffer>, filter: Prefilter | null): Generator<CandidateLine> {
+export function* candidateLines(chunks: Iterable<Buffer>, filter: Prefilter | null, long: LongLines = {}): Generator<CandidateLine> {
+  const limit = long.limit ?? LONG_LINE;
   let n = 0;
   let pending: Buffer[] = [];
   let pendingLength = 0;
+  // A line past the limit is dropped as it is read, never joined (tx-parse does not parse it either).
+  let tooLong = false;
+  const keep = (piece: Buffer) => {
+    if (tooLong) return;
+    pending.push(Buffer.from(piece));
+    pendingLength += piece.length;
+    if (pendingLength > limit) {
+      tooLong = true;
+      pending = [];
+      pendingLength = 0;
+    }
+  };
+  const skipped = () => {
+    tooLong = false;
+    long.onLong?.(++n);
+  };
   const line = (bytes: Buffer): CandidateLine => {
     n++;
     if (n === 1 && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
@@ -214,19 +242,24 @@ export function* candidateLines(chunks: Iterable<Buffer>, filter: Prefilter | nu
   const passes = (bytes: Buffer) => filter === null || filter.next(bytes, 0) >= 0;
   for (const chunk of chunks) {
     let start = 0;
-    if (pendingLength > 0) {
+    if (pendingLength > 0 || tooLong) {
       const nl = chunk.indexOf(LF);
       if (nl < 0) {
-        pending.push(Buffer.from(chunk));
-        pendingLength += chunk.length;
+        keep(chunk);
         continue;
       }
-      pending.push(chunk.subarray(0, nl));
-      const joined = Buffer.concat(pending, pendingLength + nl);
-      pending = [];
-      pendingLength = 0;
-      const l = line(joined);
-      if (passes(l.bytes)) yield l;
+      if (tooLong || pendingLength + nl > limit) {
+        pending = [];
+        pendingLength = 0;
+        skipped();
+      } else {
+        pending.push(chunk.subarray(0, nl));
+        const joined = Buffer.concat(pending, pendingLength + nl);
+        pending = [];
+        pendingLength = 0;
+        const l = line(joined);
+        if (passes(l.bytes)) yield l;
+      }
       start = nl + 1;
     }
     const last = chunk.lastIndexOf(LF);
@@ -235,7 +268,8 @@ export function* candidateLines(chunks: Iterable<Buffer>, filter: Prefilter | nu
       if (filter === null) {
         for (let at = 0; at < region.length; ) {
           const nl = region.indexOf(LF, at);
-          yield line(region.subarray(at, nl));
+          if (nl - at > limit) skipped();
+          else yield line(region.subarray(at, nl));
           at = nl + 1;
         }
       } else {
@@ -251,19 +285,18 @@ export function* candidateLines(chunks: Iterable<Buffer>, filter: Prefilter | nu
           const lineStart = hit === 0 ? 0 : region.lastIndexOf(LF, hit - 1) + 1;
           n += countLf(region, at, lineStart);
           const nl = region.indexOf(LF, hit);
-          yield line(region.subarray(lineStart, nl));
+          if (nl - lineStart > limit) skipped();
+          else yield line(region.subarray(lineStart, nl));
           at = nl + 1;
         }
       }
       start = last + 1;
     }
-    if (start < chunk.length) {
-      // Copied: the caller may read the next chunk into the same buffer.
-      pending.push(Buffer.from(chunk.subarray(start)));
-      pendingLength += chunk.length - start;
-    }
+    // Copied: the caller may read the next chunk into the same buffer.
+    if (start < chunk.length) keep(chunk.subarray(start));
   }
-  if (pendingLength > 0) {
+  if (tooLong) skipped();
+  else if (pendingLength > 0) {
     const l = line(Buffer.concat(pending, pendingLength));
     if (passes(l.bytes)) yield l;
   }

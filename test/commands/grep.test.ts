@@ -193,3 +193,9 @@ t.test('a closed pipe ends it quietly with status 0, on one thread or several', 
     t.equal(r.stderr, '', `--jobs ${jobs}: nothing on stderr`);
   }
 });
+
+t.test('a line longer than the long-line limit is not searched, and said on stderr with its place', async (t) => {
+  const r = await grep(['--role', 'tool', '-F', 'café', CLAUDE], { ...process.env, TX_LONG_LINE: '400' });
+  t.same(r.hits.map((h) => h.n), [4], 'line 4 (385 bytes) is searched; line 3 (492 bytes) is not');
+  t.match(r.stderr, new RegExp(`${CLAUDE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: line longer than 400 bytes, not searched`));
+});

@@ -95,3 +95,13 @@ t.test('a BOM on line 1 is not part of its bytes', async (t) => {
   const got = [...candidateLines([Buffer.from('\ufeff{"a":"needle"}\n')], prefilterFor(['needle'], false))];
   t.same(got.map((l) => l.bytes.toString()), ['{"a":"needle"}']);
 });
+
+t.test('a line longer than the limit is not joined nor let through, and said by its number; the lines after it keep theirs', async (t) => {
+  const text = Buffer.from('{"a":"needle"}\n{"long":"needle ' + 'x'.repeat(40) + '"}\n{"c":"needle"}\n{"tail":"needle' + 'y'.repeat(40));
+  for (let k = 0; k <= text.length; k++) {
+    const said: number[] = [];
+    const got = [...candidateLines([Buffer.from(text.subarray(0, k)), Buffer.from(text.subarray(k))], prefilterFor(['needle'], false), { limit: 30, onLong: (n) => said.push(n) })].map((l) => l.n);
+    if (JSON.stringify([got, said]) !== JSON.stringify([[1, 3], [2, 4]])) t.same([got, said], [[1, 3], [2, 4]], `split at ${k}`);
+  }
+  t.pass('every split point');
+});
