@@ -86,6 +86,9 @@ export async function* readRecordBatches(ctx: Context, options: ReadOptions = {}
         }
       }
       if (batch.length > 0) yield batch;
+      // Nothing more waits on the input (a live source such as tx-parse --follow): what the
+      // batch wrote goes out now, not when 64 KB have gathered, so a pipeline shows it live.
+      if (input.stream.readableLength === 0) await ctx.out.flush();
     }
   }
 }

@@ -15,7 +15,14 @@ function start(name: string, args: string[], env: NodeJS.ProcessEnv = process.en
   return watchOutput(child);
 }
 
+// A test that fails mid-way must not leave a follower running (it would hold the test open).
+const children: ChildProcess[] = [];
+t.teardown(() => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+});
+
 function watchOutput(child: ChildProcess) {
+  children.push(child);
   const out: Buffer[] = [];
   let err = '';
   child.stdout!.on('data', (d: Buffer) => out.push(d));
@@ -126,6 +133,7 @@ t.test('tx-parse -f | tx-filter --tool-calls --view shows a tool call while both
   writeFileSync(file, lines.slice(0, call).join('\n') + '\n');
   const parse = spawn(process.execPath, [repo('build', 'bin', 'tx-parse.js'), '-f', file], { stdio: ['ignore', 'pipe', 'pipe'] });
   const filter = spawn(process.execPath, [repo('build', 'bin', 'tx-filter.js'), '--tool-calls', '--view'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  children.push(parse);
   parse.stdout.pipe(filter.stdin!);
   const view = watchOutput(filter);
   await sleep(500);
