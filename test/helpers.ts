@@ -119,3 +119,17 @@ export function continued(lines: any[], harness: Harness): any[] {
   close();
   return out;
 }
+
+/** Run `work` over `items`, at most `limit` at a time, results in input order. */
+export async function pool<A, B>(items: A[], limit: number, work: (a: A) => Promise<B>): Promise<B[]> {
+  const out: B[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

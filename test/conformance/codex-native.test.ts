@@ -24,7 +24,7 @@ import { isModeled, type CommonLine, type CommonMessage } from '../../lib/common
 import { conformanceSkip, recordedSessionFiles, repoRoot } from '../harness/index.js';
 import { EXEC_FLAGS, recordedCodexRollouts, resumeRollout, runCodex, startAppServer, startMockResponses, writeCodexConfig } from '../harness/codex/index.js';
 import type { InputItem } from '../harness/codex/index.js';
-import { continued, corpusFiles, runTool } from '../helpers.js';
+import { continued, corpusFiles, pool, runTool } from '../helpers.js';
 import { CODEX_PROMPT, abortedAtCalls, clientSide, omittedImages, type Item } from './codex-compare.js';
 
 const skip = conformanceSkip();
@@ -85,20 +85,6 @@ async function convertAndResume(file: string): Promise<Outcome> {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-}
-
-/** Run `work` over `items`, at most `limit` at a time, results in input order. */
-async function pool<A, B>(items: A[], limit: number, work: (a: A) => Promise<B>): Promise<B[]> {
-  const out: B[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await work(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }
 
 /** A command a person ran, as tx-native writes it for Codex: the name and arguments typed, then what it expanded to. */

@@ -18,7 +18,7 @@ import { isModeled, type Block, type CommonLine, type CommonMessage } from '../.
 import { PLACEHOLDER_OPENING, PLACEHOLDER_RESULT } from '../../lib/continuable.js';
 import { conformanceSkip, repoRoot, resumeConversation } from '../harness/index.js';
 import { recordedCodexRollouts } from '../harness/codex/index.js';
-import { corpusFiles } from '../helpers.js';
+import { corpusFiles, pool } from '../helpers.js';
 
 const skip = conformanceSkip();
 const root = repoRoot();
@@ -171,20 +171,6 @@ async function convertAndResume(file: string): Promise<Outcome> {
   } finally {
     rmSync(config, { recursive: true, force: true });
   }
-}
-
-/** Run `work` over `items`, at most `limit` at a time, results in input order. */
-async function pool<A, B>(items: A[], limit: number, work: (a: A) => Promise<B>): Promise<B[]> {
-  const out: B[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await work(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }
 
 t.test('every Codex rollout, continued in Claude Code, is sent as the same conversation', { skip }, async (t) => {
