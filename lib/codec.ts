@@ -18,6 +18,8 @@ export interface Codec {
   detect(line: unknown): boolean;
   /** The shared kind (record.ts KINDS) of one parsed native line of this harness. */
   classify(line: unknown): Kind;
+  /** True when classify() may look at the words of the line's text (whitespace, markup), not only at ASCII field values. */
+  kindReadsText(line: unknown): boolean;
   /** The envelope fields of one parsed native line (null where the line does not say). */
   envelope(line: unknown): Envelope;
   /** True when a line that names no session belongs to the last session named before it in its file (Codex names it once, in session_meta). */

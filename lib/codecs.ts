@@ -1,5 +1,6 @@
 // The registry of harness codecs: the one place the commands reach a harness from.
 import { claudeCodec } from './claude-code/codec.js';
+import { detectHarness } from './classify.js';
 import type { Codec } from './codec.js';
 import { codexCodec } from './codex/codec.js';
 import type { Harness } from './record.js';
@@ -12,8 +13,7 @@ export function codecFor(harness: Harness): Codec {
   return harness === 'codex' ? codexCodec : claudeCodec;
 }
 
-/** The codec that wrote a parsed native line (Claude Code for any object no other codec claims). */
+/** The codec that wrote a parsed native line (Claude Code for any object no other codec claims; lib/classify.ts decides). */
 export function detectCodec(line: unknown): Codec {
-  for (const codec of CODECS) if (codec.detect(line)) return codec;
-  return claudeCodec;
+  return codecFor(detectHarness(line));
 }

@@ -1,7 +1,7 @@
 // From one physical line to its records: JSON or not, UTF-8 or not, one object or
 // several glued together. Nothing is dropped: every byte lands in some record.
-import { isUtf8 } from 'node:buffer';
-import { classifyLine } from './classify.js';
+import { isAscii, isUtf8 } from 'node:buffer';
+import { classifyLine, kindReadsText } from './classify.js';
 import { valueEnd } from './core/json-scan.js';
 import type { PhysicalLine } from './core/lines.js';
 import type { Harness, RecordHeader } from './record.js';
@@ -39,8 +39,33 @@ function splitGlued(bytes: Buffer): { bytes: Buffer; value: object }[] | null {
   return parts.length > 1 ? parts : null;
 }
 
-/** Turn one physical line into one record, or several for glued objects. */
-export function parsePhysicalLine(line: PhysicalLine, src: string | undefined, previous: Harness): ParsedRecord[] {
+/**
+ * The value of a UTF-8 line parsed from its Latin-1 text, when that gives the line's
+ * record exactly; undefined when the line must be parsed as UTF-8. Latin-1 maps each
+ * byte to one character, so the JSON structure, and with it validity, is the same (bytes
+ * beyond ASCII can only stand inside strings, where JSON allows any character from
+ * U+0080 up), and a string compared with ASCII is equal, or starts with it, under both
+ * readings. What differs is text beyond ASCII itself, where the kind may hang on Unicode
+ * whitespace; such lines (kindReadsText) are parsed again as UTF-8, as are lines that do
+ * not parse (for the exact error message).
+ */
+function headerValue(bytes: Buffer): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('latin1'));
+  } catch {
+    return undefined;
+  }
+  return kindReadsText(value) ? undefined : value;
+}
+
+/**
+ * Turn one physical line into one record, or several for glued objects. With
+ * `headerOnly`, the caller wants the header, not the value: a line with bytes beyond
+ * ASCII is then parsed from its Latin-1 text, about three times cheaper to make than its
+ * UTF-8 text and as exact for this purpose (see headerValue), and `value` is left out.
+ */
+export function parsePhysicalLine(line: PhysicalLine, src: string | undefined, previous: Harness, headerOnly = false): ParsedRecord[] {
   const base = (harness: Harness, kind: RecordHeader['kind']): RecordHeader => {
     const h: RecordHeader = src === undefined ? { harness, n: line.n, kind } : { harness, n: line.n, src, kind };
     if (line.bom) h.bom = true;
@@ -56,6 +81,14 @@ export function parsePhysicalLine(line: PhysicalLine, src: string | undefined, p
     return [{ header, lineBytes: null, problem }];
   };
   if (!isUtf8(line.bytes)) return invalid('not UTF-8', 'not UTF-8, kept as an invalid record (raw_base64)');
+  if (headerOnly && !isAscii(line.bytes)) {
+    const fast = headerValue(line.bytes);
+    if (fast !== undefined) {
+      if (!fast || typeof fast !== 'object' || Array.isArray(fast)) return [{ header: base(previous, 'other'), lineBytes: line.bytes, problem: 'a JSON value that is not an object, kept as kind other' }];
+      const { harness, kind } = classifyLine(fast);
+      return [{ header: base(harness, kind), lineBytes: line.bytes }];
+    }
+  }
   const text = line.bytes.toString('utf8');
   let value: unknown;
   try {

@@ -106,6 +106,16 @@ function classifyAttachment(line: any): Kind {
   return 'attachment';
 }
 
+/** True when classifyClaudeLine may look at the line's text: a user line with no tool result, a local command. */
+export function claudeKindReadsText(line: any): boolean {
+  if (!line || typeof line !== 'object') return false;
+  if (line.type === 'user') {
+    const message = line.message;
+    return !(message && typeof message === 'object' && hasToolResult(message.content));
+  }
+  return line.type === 'system' && line.subtype === 'local_command';
+}
+
 /** Classify one parsed Claude Code line. */
 export function classifyClaudeLine(line: any): Kind {
   if (!line || typeof line !== 'object' || Array.isArray(line)) return 'other';

@@ -2,7 +2,7 @@
 // lib/codec.ts, which is all the commands see of it.
 import path from 'node:path';
 import type { Codec, Envelope, SessionStore } from '../codec.js';
-import { classifyClaudeLine } from './classify.js';
+import { claudeKindReadsText, classifyClaudeLine } from './classify.js';
 import { ClaudeSessionConverter } from './common-session.js';
 import { currentSessions } from './current.js';
 import { discoverSessions } from './discover.js';
@@ -54,6 +54,7 @@ export const claudeCodec: Codec = {
   // Claude Code is what any JSON object that is not another harness's is read as.
   detect: (line) => line !== null && typeof line === 'object' && !Array.isArray(line),
   classify: classifyClaudeLine,
+  kindReadsText: claudeKindReadsText,
   envelope: claudeEnvelope,
   sessionFollows: false,
   strings: lineStrings,

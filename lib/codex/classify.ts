@@ -83,6 +83,14 @@ export function eventKind(event: any): Kind {
   }
 }
 
+/** True when classifyCodexLine may look at the line's text: a message, or a user_message event. */
+export function codexKindReadsText(line: any): boolean {
+  if (!line || typeof line !== 'object') return false;
+  const item = 'payload' in line ? line.payload : line;
+  if (!item || typeof item !== 'object') return false;
+  return item.type === 'message' || item.type === 'user_message';
+}
+
 /** The kind of one parsed Codex rollout line. */
 export function classifyCodexLine(line: any): Kind {
   if (!line || typeof line !== 'object' || Array.isArray(line)) return 'other';

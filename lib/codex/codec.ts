@@ -1,6 +1,6 @@
 // The Codex codec: rollout lines behind the one Codec surface of lib/codec.ts.
 import type { Codec, Envelope } from '../codec.js';
-import { classifyCodexLine } from './classify.js';
+import { classifyCodexLine, codexKindReadsText } from './classify.js';
 import { isCodexLine } from './detect.js';
 import { CodexSessionStats } from './session-stats.js';
 import { CommonToCodex } from './from-common.js';
@@ -20,6 +20,7 @@ export const codexCodec: Codec = {
   harness: 'codex',
   detect: isCodexLine,
   classify: classifyCodexLine,
+  kindReadsText: codexKindReadsText,
   envelope: codexEnvelope,
   sessionFollows: true,
   strings: codexStrings,

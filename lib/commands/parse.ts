@@ -4,7 +4,6 @@
 import { isLongPiece, lineBatches, LONG_LINE, type LineItem } from '../core/lines.js';
 import { LongLineRecord, pushRecord } from '../core/records.js';
 import type { Context, Tool } from '../core/run.js';
-import { currentSessionForTerminal } from './current-session.js';
 import { parsePhysicalLine } from '../parse-line.js';
 import { isRecordValue, type Harness } from '../record.js';
 
@@ -32,7 +31,8 @@ async function main(ctx: Context): Promise<void> {
   // Loaded only when asked for: following is its own loop (parse-follow.ts) over the same SourceParser.
   if (ctx.args.follow) return (await import('./parse-follow.js')).followParse(ctx);
   // No file and a terminal on stdin: nothing would ever arrive, so read the current session.
-  if (ctx.files.length === 0 && ctx.proc.stdin.isTTY) ctx.files.push(currentSessionForTerminal(ctx));
+  // (Loaded only then: finding it takes every codec's store, which reading lines does not.)
+  if (ctx.files.length === 0 && ctx.proc.stdin.isTTY) ctx.files.push((await import('./current-session.js')).currentSessionForTerminal(ctx));
   for await (const input of ctx.inputs()) {
     const source = new SourceParser(ctx, input.src);
     for await (const batch of lineBatches(input.stream)) {
@@ -67,7 +67,7 @@ export class SourceParser {
         if (line.last) this.long!.end(line.eol);
         continue;
       }
-      for (const record of parsePhysicalLine(line, src, this.previous)) {
+      for (const record of parsePhysicalLine(line, src, this.previous, true)) {
         if (record.problem) ctx.warn({ src, n: line.n }, record.problem);
         // A record is not wrapped again: it goes through as it came.
         if (isRecordValue(record.value)) {
