@@ -1,17 +1,21 @@
 // Physical lines of a zstd-compressed file (Codex keeps old rollouts as
 // `.jsonl.zst`), decompressed a chunk at a time so a scan that stops early reads
 // only the head. fzstd is a small pure-JavaScript decoder: Node 20 has no zstd.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { Decompress } from 'fzstd';
 import type { ReadCounter } from './file-lines.js';
+import { openRegular } from './regular-file.js';
 
 const CHUNK = 64 * 1024;
 const LF = 0x0a;
 const CR = 0x0d;
 
-/** Every line of a zstd file in order (LF split, CR and a first-line BOM dropped); the file closes when the loop ends. */
+/**
+ * Every line of a zstd file in order (LF split, CR and a first-line BOM dropped); the file
+ * closes when the loop ends. Throws NotRegularFile for a FIFO or a device (which would hang or never end).
+ */
 export function* zstdFileLines(file: string, counter?: ReadCounter): Generator<Buffer> {
-  const fd = openSync(file, 'r');
+  const { fd } = openRegular(file);
   if (counter) counter.files++;
   let out: Buffer[] = [];
   const decoder = new Decompress((data) => {
