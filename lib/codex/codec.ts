@@ -34,6 +34,7 @@ export const codexCodec: Codec = {
   question: codexQuestion,
   lineView: codexLineView,
   stats: (id) => new CodexSessionStats(id),
+  statsUnread: null,
   store: codexStore,
   markup: null,
 };
