@@ -1,11 +1,10 @@
 // The plugin registry, <config>/plugins/installed_plugins.json. Recent CLIs write
 // {"version":2,"plugins":{"name@marketplace":[{…install…}]}}, older ones one object
 // per plugin instead of a list. stream-json picks `plugins` and hands over one
-// plugin at a time, so a large registry is never held whole.
+// plugin at a time, so a large registry is never held whole. stream-json is loaded
+// when a registry is read: it is two dozen modules, and only tx-ls --plugins needs it.
 import { regularReadStream } from '../core/regular-file.js';
 import { pipeline } from 'node:stream/promises';
-import pick from 'stream-json/filters/pick.js';
-import streamObject from 'stream-json/streamers/stream-object.js';
 
 /** One installation of a plugin, as tx-ls --plugins prints it. */
 export interface PluginInstall {
@@ -47,6 +46,7 @@ export function pluginInstall(key: string, entry: Record<string, unknown>): Plug
 
 /** Call `each` for every installation in the registry file, in file order; rejects on unreadable or broken JSON. */
 export async function readPluginRegistry(file: string, each: (p: PluginInstall) => Promise<void>): Promise<void> {
+  const [{ default: pick }, { default: streamObject }] = await Promise.all([import('stream-json/filters/pick.js'), import('stream-json/streamers/stream-object.js')]);
   await pipeline(regularReadStream(file), pick.withParserAsStream({ filter: 'plugins' }), streamObject.asStream(), async (source: AsyncIterable<{ key: string; value: unknown }>) => {
     for await (const { key, value } of source) {
       const entries = Array.isArray(value) ? value : [value];
