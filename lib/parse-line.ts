@@ -64,57 +64,77 @@ function headerValue(bytes: Buffer): unknown {
  * `headerOnly`, the caller wants the header, not the value: a line with bytes beyond
  * ASCII is then parsed from its Latin-1 text, about three times cheaper to make than its
  * UTF-8 text and as exact for this purpose (see headerValue), and `value` is left out.
+ * (The common path is kept short and the rare ones in functions of their own: this runs
+ * once per line, and the optimizing compiler's work grows with what it inlines.)
  */
 export function parsePhysicalLine(line: PhysicalLine, src: string | undefined, previous: Harness, headerOnly = false): ParsedRecord[] {
-  const base = (harness: Harness, kind: RecordHeader['kind']): RecordHeader => {
-    const h: RecordHeader = src === undefined ? { harness, n: line.n, kind } : { harness, n: line.n, src, kind };
-    if (line.bom) h.bom = true;
-    if (line.crlf) h.crlf = true;
-    if (!line.eol) h.eol = false;
-    return h;
-  };
-  const invalid = (error: string, problem: string): ParsedRecord[] => {
-    const header = base(previous, 'invalid');
-    header.error = error;
-    if (isUtf8(line.bytes)) header.raw = line.bytes.toString('utf8');
-    else header.raw_base64 = line.bytes.toString('base64');
-    return [{ header, lineBytes: null, problem }];
-  };
-  if (!isUtf8(line.bytes)) return invalid('not UTF-8', 'not UTF-8, kept as an invalid record (raw_base64)');
-  if (headerOnly && !isAscii(line.bytes)) {
-    const fast = headerValue(line.bytes);
-    if (fast !== undefined) {
-      if (!fast || typeof fast !== 'object' || Array.isArray(fast)) return [{ header: base(previous, 'other'), lineBytes: line.bytes, problem: 'a JSON value that is not an object, kept as kind other' }];
-      const { harness, kind } = classifyLine(fast);
-      return [{ header: base(harness, kind), lineBytes: line.bytes }];
+  const bytes = line.bytes;
+  if (!isUtf8(bytes)) return invalidLine(line, src, previous, 'not UTF-8', 'not UTF-8, kept as an invalid record (raw_base64)');
+  let value: unknown;
+  if (headerOnly && !isAscii(bytes)) {
+    value = headerValue(bytes);
+    if (value === undefined) return parseUtf8(line, src, previous);
+  } else {
+    try {
+      value = JSON.parse(bytes.toString('utf8'));
+    } catch (err) {
+      return brokenLine(line, src, previous, err as Error);
     }
   }
-  const text = line.bytes.toString('utf8');
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    if (text.trim() === '') return invalid('blank line', 'blank line, kept as an invalid record');
-    const glued = splitGlued(line.bytes);
-    if (!glued) return invalid(`not JSON: ${(err as Error).message}`, 'not JSON, kept as an invalid record');
-    return glued.map((part, i) => {
-      const { harness, kind } = classifyLine(part.value);
-      const header = base(harness, kind);
-      if (i > 0) {
-        header.glued = true;
-        delete header.bom;
-      }
-      if (i < glued.length - 1) {
-        delete header.crlf;
-        header.eol = false;
-      }
-      const problem = i === 0 ? `${glued.length} JSON objects glued on one line, kept as ${glued.length} records` : undefined;
-      return { header, lineBytes: part.bytes, value: part.value, problem };
-    });
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    return [{ header: base(previous, 'other'), lineBytes: line.bytes, value, problem: 'a JSON value that is not an object, kept as kind other' }];
-  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [notObject(line, src, previous, headerOnly ? undefined : value)];
   const { harness, kind } = classifyLine(value);
-  return [{ header: base(harness, kind), lineBytes: line.bytes, value }];
+  const record: ParsedRecord = { header: headerOf(line, src, harness, kind), lineBytes: bytes };
+  if (!headerOnly) record.value = value;
+  return [record];
+}
+
+/** The records of a line read as UTF-8 (value included). */
+function parseUtf8(line: PhysicalLine, src: string | undefined, previous: Harness): ParsedRecord[] {
+  return parsePhysicalLine(line, src, previous, false);
+}
+
+/** A record's header for a line: where it came from and how it ended. */
+function headerOf(line: PhysicalLine, src: string | undefined, harness: Harness, kind: RecordHeader['kind']): RecordHeader {
+  const h: RecordHeader = src === undefined ? { harness, n: line.n, kind } : { harness, n: line.n, src, kind };
+  if (line.bom) h.bom = true;
+  if (line.crlf) h.crlf = true;
+  if (!line.eol) h.eol = false;
+  return h;
+}
+
+/** The record of a JSON value that is not an object. */
+function notObject(line: PhysicalLine, src: string | undefined, previous: Harness, value: unknown): ParsedRecord {
+  const record: ParsedRecord = { header: headerOf(line, src, previous, 'other'), lineBytes: line.bytes, problem: 'a JSON value that is not an object, kept as kind other' };
+  if (value !== undefined) record.value = value;
+  return record;
+}
+
+/** The invalid record keeping a line's bytes (as text, or base64 when not UTF-8). */
+function invalidLine(line: PhysicalLine, src: string | undefined, previous: Harness, error: string, problem: string): ParsedRecord[] {
+  const header = headerOf(line, src, previous, 'invalid');
+  header.error = error;
+  if (isUtf8(line.bytes)) header.raw = line.bytes.toString('utf8');
+  else header.raw_base64 = line.bytes.toString('base64');
+  return [{ header, lineBytes: null, problem }];
+}
+
+/** The records of a UTF-8 line that did not parse: blank, glued objects, or not JSON. */
+function brokenLine(line: PhysicalLine, src: string | undefined, previous: Harness, err: Error): ParsedRecord[] {
+  if (line.bytes.toString('utf8').trim() === '') return invalidLine(line, src, previous, 'blank line', 'blank line, kept as an invalid record');
+  const glued = splitGlued(line.bytes);
+  if (!glued) return invalidLine(line, src, previous, `not JSON: ${err.message}`, 'not JSON, kept as an invalid record');
+  return glued.map((part, i) => {
+    const { harness, kind } = classifyLine(part.value);
+    const header = headerOf(line, src, harness, kind);
+    if (i > 0) {
+      header.glued = true;
+      delete header.bom;
+    }
+    if (i < glued.length - 1) {
+      delete header.crlf;
+      header.eol = false;
+    }
+    const problem = i === 0 ? `${glued.length} JSON objects glued on one line, kept as ${glued.length} records` : undefined;
+    return { header, lineBytes: part.bytes, value: part.value, problem };
+  });
 }
