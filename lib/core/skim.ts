@@ -31,6 +31,7 @@ const KEEP: SkimPaths = { self: false, keys: null, anyKey: null, item: null };
 export function skimPaths(spec: SkimSpec): SkimPaths {
   if (spec === 'all') return ALL;
   if (spec === 'keep') return KEEP;
+  for (const key of Object.keys(spec.keys ?? {})) if (!/^[\x20-\x7e]*$/.test(key)) throw new Error(`skim paths name ASCII keys: ${JSON.stringify(key)}`);
   const keys = spec.keys ? new Map(Object.entries(spec.keys).map(([k, v]) => [k, skimPaths(v)])) : null;
   return { self: spec.self === true, keys, anyKey: spec.anyKey ? skimPaths(spec.anyKey) : null, item: spec.item ? skimPaths(spec.item) : null };
 }
@@ -151,31 +152,52 @@ function skippedStrings(buf: Buffer, start: number, end: number, root: SkimPaths
 
 /** The node of a member, from its key's bytes (the quoted string at buf[from, to)). */
 function childOf(parent: SkimPaths, buf: Buffer, from: number, to: number): SkimPaths | null {
-  if (parent.keys !== null) {
-    const key = buf.indexOf(0x5c, from) < to ? (JSON.parse(buf.toString('utf8', from, to)) as string) : buf.toString('utf8', from + 1, to - 1);
-    const child = parent.keys.get(key);
-    if (child !== undefined) return child;
+  if (parent.keys === null) return parent.anyKey;
+  const length = to - from - 2;
+  for (let j = from + 1; j < to - 1; j++) {
+    if (buf[j] === 0x5c) return parent.keys.get(JSON.parse(buf.toString('utf8', from, to)) as string) ?? parent.anyKey;
+  }
+  // An unescaped key is its bytes: compared with each named key (ASCII, skimPaths checks) of its length.
+  for (const [key, child] of parent.keys) {
+    if (key.length !== length) continue;
+    let j = 0;
+    while (j < length && buf[from + 1 + j] === key.charCodeAt(j)) j++;
+    if (j === length) return child;
   }
   return parent.anyKey;
 }
 
 /** Index past the closing quote of a valid JSON string opening at `start`; -1 when it is not one. */
 function plainStringEnd(buf: Buffer, start: number, end: number): number {
-  for (let j = start + 1; j < end; j++) {
-    const c = buf[j];
-    if (c === 0x22) return j + 1;
-    if (c < 0x20) return -1;
-    if (c === 0x5c) {
-      if (j + 1 >= end) return -1;
-      const d = buf[j + 1];
-      if (d === 0x75) {
-        if (j + 5 >= end || !isHex(buf[j + 2]) || !isHex(buf[j + 3]) || !isHex(buf[j + 4]) || !isHex(buf[j + 5])) return -1;
-        j += 5;
-      } else if (d === 0x22 || d === 0x5c || d === 0x2f || d === 0x62 || d === 0x66 || d === 0x6e || d === 0x72 || d === 0x74) j++;
-      else return -1;
+  const e = stringEnd(buf, start);
+  if (e < 0 || e > end) return -1;
+  const last = e - 1;
+  if (last - start < 64) {
+    for (let j = start + 1; j < last; j++) {
+      const c = buf[j];
+      if (c < 0x20) return -1;
+      if (c === 0x5c) {
+        if (!isEscape(buf, j)) return -1;
+        j += buf[j + 1] === 0x75 ? 5 : 1;
+      }
     }
+    return e;
   }
-  return -1;
+  // Long strings: every escape is one JSON allows (a backslash and what follows it are one
+  // escape, so runs pair up), and no raw control character (a regular expression over the
+  // bytes as Latin-1 finds one faster than a loop).
+  const text = buf.subarray(0, last);
+  for (let j = text.indexOf(0x5c, start + 1); j >= 0; j = text.indexOf(0x5c, j + (buf[j + 1] === 0x75 ? 6 : 2))) if (!isEscape(buf, j)) return -1;
+  return CONTROL.test(buf.toString('latin1', start + 1, last)) ? -1 : e;
+}
+
+const CONTROL = /[\x00-\x1f]/;
+
+/** The backslash at `j` starts an escape JSON allows. */
+function isEscape(buf: Buffer, j: number): boolean {
+  const d = buf[j + 1];
+  if (d === 0x75) return isHex(buf[j + 2]) && isHex(buf[j + 3]) && isHex(buf[j + 4]) && isHex(buf[j + 5]);
+  return d === 0x22 || d === 0x5c || d === 0x2f || d === 0x62 || d === 0x66 || d === 0x6e || d === 0x72 || d === 0x74;
 }
 
 function isHex(b: number): boolean {
