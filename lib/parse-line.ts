@@ -4,7 +4,7 @@ import { isAscii, isUtf8 } from 'node:buffer';
 import { classifyLine, kindReadsText } from './classify.js';
 import { valueEnd } from './core/json-scan.js';
 import type { PhysicalLine } from './core/lines.js';
-import type { Harness, RecordHeader } from './record.js';
+import { isRecordValue, type Harness, type RecordHeader } from './record.js';
 
 /** A record made from a physical line, with the parsed native value when it has one. */
 export interface ParsedRecord {
@@ -13,6 +13,8 @@ export interface ParsedRecord {
   value?: unknown;
   /** Why the line needs a word on stderr, if it does. */
   problem?: string;
+  /** With headerOnly: the line is a record already (tx-parse output), as isRecordValue says of its value. */
+  isRecord?: boolean;
 }
 
 function splitGlued(bytes: Buffer): { bytes: Buffer; value: object }[] | null {
@@ -85,6 +87,7 @@ export function parsePhysicalLine(line: PhysicalLine, src: string | undefined, p
   const { harness, kind } = classifyLine(value);
   const record: ParsedRecord = { header: headerOf(line, src, harness, kind), lineBytes: bytes };
   if (!headerOnly) record.value = value;
+  else if (isRecordValue(value)) record.isRecord = true;
   return [record];
 }
 

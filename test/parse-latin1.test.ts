@@ -100,3 +100,10 @@ t.test('every line of the real corpus: the two readings agree', async (t) => {
   }
   t.ok(beyond > 100, `${beyond} lines beyond ASCII in the corpus, compared`);
 });
+
+t.test('a line that is a record already is known as one, beyond ASCII or not', async (t) => {
+  for (const text of ['{"harness":"claude-code","n":1,"kind":"prompt","line":{"type":"user","message":{"content":"hi"}}}', '{"harness":"claude-code","n":1,"kind":"prompt","line":{"type":"user","message":{"content":"héllo\u00a0"}}}']) {
+    t.equal(parsePhysicalLine(line(text), 'f', 'claude-code', true)[0].isRecord, true, text);
+  }
+  t.notOk(parsePhysicalLine(line(user('héllo')), 'f', 'claude-code', true)[0].isRecord, 'a native line is not a record');
+});

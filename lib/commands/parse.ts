@@ -5,7 +5,7 @@ import { isLongPiece, lineBatches, LONG_LINE, type LineItem } from '../core/line
 import { LongLineRecord, pushRecord } from '../core/records.js';
 import type { Context, Tool } from '../core/run.js';
 import { parsePhysicalLine } from '../parse-line.js';
-import { isRecordValue, type Harness } from '../record.js';
+import type { Harness } from '../record.js';
 
 const HELP = `usage: tx-parse [--strict] [FILE...]
        tx-parse -f [--strict] [FILE|SESSION...]
@@ -70,7 +70,7 @@ export class SourceParser {
       for (const record of parsePhysicalLine(line, src, this.previous, true)) {
         if (record.problem) ctx.warn({ src, n: line.n }, record.problem);
         // A record is not wrapped again: it goes through as it came.
-        if (isRecordValue(record.value)) {
+        if (record.isRecord) {
           if (!this.noted) ctx.note(`${src ?? 'stdin'}: these are records already (tx-parse output): passed through unchanged`);
           this.noted = true;
           out.push(record.lineBytes!);
