@@ -17,22 +17,64 @@ export class Spool {
   private memory = 0;
   private dir: string | null = null;
   private fd: number | null = null;
-  /** Bytes held in all. */
-  size = 0;
+  /** Bytes in parts (or in the file). */
+  private held = 0;
+  /**
+   * Small writes gather in a chunk, strings encoded in place, and become one part when it
+   * fills: one buffer (and, once spilled, one write to the file) per 64 KB, not per write.
+   * Bytes from `from` to `fill` are not yet in a part.
+   */
+  private chunk: Buffer | null = null;
+  private from = 0;
+  private fill = 0;
 
   constructor(private readonly memoryLimit = MEMORY_LIMIT) {}
 
+  /** Bytes held in all. */
+  get size(): number {
+    return this.held + this.fill - this.from;
+  }
+
   /** Add bytes at the end. */
   write(data: Buffer | string): void {
-    const buf = typeof data === 'string' ? Buffer.from(data) : data;
+    // A string's UTF-8 takes at most 3 bytes per UTF-16 unit.
+    const most = typeof data === 'string' ? data.length * 3 : data.length;
+    if (this.chunk === null || most > this.chunk.length - this.fill) {
+      this.commit();
+      if (most > PIECE / 4) {
+        this.keep(typeof data === 'string' ? Buffer.from(data) : data);
+        return;
+      }
+      if (this.chunk === null || most > this.chunk.length - this.fill) {
+        this.chunk = Buffer.allocUnsafe(PIECE);
+        this.from = this.fill = 0;
+      }
+    }
+    if (typeof data === 'string') this.fill += this.chunk.write(data, this.fill);
+    else this.fill += data.copy(this.chunk, this.fill);
+    // Memory holds no more than its limit, pending bytes included: past it, they go to the file.
+    if (this.fd === null && this.memory + this.fill - this.from > this.memoryLimit) this.commit();
+  }
+
+  /** The chunk's bytes not yet in a part become one. */
+  private commit(): void {
+    if (this.chunk === null || this.fill === this.from) return;
+    this.keep(this.chunk.subarray(this.from, this.fill));
+    // A part in memory is the chunk's bytes, so the chunk goes on after it; once the parts
+    // are in the file, the whole chunk is free again.
+    if (this.fd === null) this.from = this.fill;
+    else this.from = this.fill = 0;
+  }
+
+  private keep(buf: Buffer): void {
     if (this.fd === null && this.memory + buf.length <= this.memoryLimit) {
       this.parts.push(buf);
-      this.starts.push(this.size);
+      this.starts.push(this.held);
       this.memory += buf.length;
-      this.size += buf.length;
+      this.held += buf.length;
       return;
     }
-    this.size += buf.length;
+    this.held += buf.length;
     if (this.fd === null) {
       this.dir = mkdtempSync(path.join(tmpdir(), 'txcript-'));
       this.fd = openSync(path.join(this.dir, 'spool'), 'w+');
@@ -62,6 +104,7 @@ export class Spool {
    * returns (plus a binary search): a caller reading many small ranges stays linear.
    */
   *range(start: number, end: number): Generator<Buffer> {
+    this.commit();
     end = Math.min(end, this.size);
     if (start >= end) return;
     if (this.fd === null) {
@@ -94,7 +137,9 @@ export class Spool {
     this.parts = [];
     this.starts = [];
     this.memory = 0;
-    this.size = 0;
+    this.held = 0;
+    this.chunk = null;
+    this.from = this.fill = 0;
     if (this.fd !== null) closeSync(this.fd);
     if (this.dir !== null) rmSync(this.dir, { recursive: true, force: true });
     this.fd = null;

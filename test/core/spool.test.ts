@@ -45,3 +45,29 @@ t.test('the temporary file is nameless once open: nothing is on disk while it is
   spool.clear();
   t.same(readdirSync(dir), []);
 });
+
+t.test('many small writes of strings and buffers, between large ones: sizes and ranges exact, memory within its limit', async (t) => {
+  for (const limit of [1 << 30, 100_000, 1000, 0]) {
+    const spool = new Spool(limit);
+    const pieces: string[] = [];
+    const offsets: number[] = [];
+    let most = 0;
+    for (let i = 0; i < 3000; i++) {
+      const text = i % 500 === 7 ? `big ${i} ${'é😀x'.repeat(9000)}\n` : `{"n":${i},"s":"${'€'.repeat(i % 40)}"}\n`;
+      offsets.push(spool.size);
+      spool.write(i % 3 === 0 ? Buffer.from(text) : text);
+      pieces.push(text);
+      const s = spool as any;
+      if (s.fd === null) most = Math.max(most, s.memory + s.fill - s.from);
+    }
+    t.ok(most <= limit, `bytes in memory never passed the limit (limit ${limit}, most ${most})`);
+    const whole = Buffer.from(pieces.join(''));
+    t.equal(spool.size, whole.length, `size (limit ${limit})`);
+    offsets.push(whole.length);
+    for (const i of [0, 1, 7, 8, 499, 1507, 2998]) t.equal(all(spool.range(offsets[i], offsets[i + 1])), pieces[i], `write ${i} reads back alone (limit ${limit})`);
+    t.ok(Buffer.concat([...spool.read()]).equals(whole), `everything reads back (limit ${limit})`);
+    spool.write('after reading\n');
+    t.equal(all(spool.read(whole.length)), 'after reading\n', `writes after a read (limit ${limit})`);
+    spool.clear();
+  }
+});
