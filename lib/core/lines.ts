@@ -72,7 +72,13 @@ export class LineSplitter {
   /** The line being passed on in pieces, if any. */
   private long = false;
 
-  constructor(private readonly limit = LONG_LINE) {}
+  /** `linesBefore`: lines before the first one pushed (for a part of a file read on its own). */
+  constructor(
+    private readonly limit = LONG_LINE,
+    linesBefore = 0,
+  ) {
+    this.n = linesBefore;
+  }
 
   /** The lines (and long-line pieces) that end in or pass through this chunk. */
   push(chunk: Buffer): LineItem[] {
@@ -129,9 +135,9 @@ export class LineSplitter {
   }
 }
 
-/** Batches of lines from a stream of Buffers, one batch per chunk (batches may be empty). */
-export async function* lineBatches(chunks: AsyncIterable<Buffer | string>, limit = LONG_LINE): AsyncGenerator<LineItem[]> {
-  const splitter = new LineSplitter(limit);
+/** Batches of lines from a stream of Buffers, one batch per chunk (batches may be empty); numbered from `linesBefore` + 1. */
+export async function* lineBatches(chunks: AsyncIterable<Buffer | string>, limit = LONG_LINE, linesBefore = 0): AsyncGenerator<LineItem[]> {
+  const splitter = new LineSplitter(limit, linesBefore);
   for await (const raw of chunks) yield splitter.push(typeof raw === 'string' ? Buffer.from(raw) : raw);
   const last = splitter.end();
   if (last.length > 0) yield last;

@@ -3,6 +3,7 @@
 import { closeSync, createReadStream, fstatSync, openSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import minimist from 'minimist';
+import type { FilePart } from './file-parts.js';
 import { inputFiles } from './input-files.js';
 import { BrokenPipe, Output } from './output.js';
 import { version } from './start.js';
@@ -21,6 +22,8 @@ export interface Proc {
 export interface Input {
   src?: string;
   stream: Readable;
+  /** When a worker reads one part of the file (see file-parts.ts): which part; the stream holds only its bytes. */
+  part?: FilePart;
 }
 
 /** What a tool's main function gets. */
@@ -52,8 +55,10 @@ export interface Tool {
    * Files are independent for this tool (its output for several files is its outputs
    * for each, one after another): `--jobs N` then runs each file in a worker thread.
    * `url` is the module that exports the tool; `when` says which options allow it.
+   * With `parts`, each line is independent too: one large file is cut at line
+   * boundaries and its parts read on workers (the tool reads `Input.part`).
    */
-  parallel?: { url: string; when?(args: minimist.ParsedArgs): boolean };
+  parallel?: { url: string; when?(args: minimist.ParsedArgs): boolean; parts?: boolean };
   /** A directory named stands for its `*.jsonl` files in name order (else opening it says it is not a regular file); a function says with which options. */
   directories?: boolean | ((args: minimist.ParsedArgs) => boolean);
 }
@@ -138,18 +143,20 @@ export async function run(tool: Tool, proc: Proc): Promise<number> {
 /** Run a tool on its files: on workers when it can and several are named, else in this thread. */
 async function runFiles(tool: Tool, proc: Proc, args: minimist.ParsedArgs, files: string[]): Promise<number> {
   const say = (text: string) => proc.stderr.write(`${tool.name}: ${text}\n`);
-  if (tool.parallel && files.length > 1 && !files.includes('-') && (tool.parallel.when?.(args) ?? true)) {
+  const cuttable = tool.parallel?.parts === true && files.length === 1 && files[0] !== '-';
+  if (tool.parallel && (files.length > 1 || cuttable) && !files.includes('-') && (tool.parallel.when?.(args) ?? true)) {
     const { jobsWanted, runOnWorkers } = await import('./workers.js');
     const jobs = await jobsWanted(args.jobs);
     if (typeof jobs === 'string') {
       say(`${jobs} (see ${tool.name} --help)`);
       return 2;
     }
-    if (jobs > 1) {
+    const parts = cuttable && jobs > 1 ? (await import('./file-parts.js')).fileParts(files[0], jobs) : null;
+    if (jobs > 1 && (files.length > 1 || parts)) {
       const out = new Output(proc.stdout);
       const ref = { url: tool.parallel.url, name: tool.name };
       try {
-        const status = await runOnWorkers(ref, args, files, jobs, out, (text) => proc.stderr.write(text));
+        const status = await runOnWorkers(ref, args, parts ? parts.map(() => files[0]) : files, jobs, out, (text) => proc.stderr.write(text), parts ?? undefined);
         await out.end();
         return status;
       } catch (err) {
@@ -171,7 +178,7 @@ async function runFiles(tool: Tool, proc: Proc, args: minimist.ParsedArgs, files
 }
 
 /** Run a tool whose options are parsed: its main, then the exit status. */
-export async function execute(tool: Tool, proc: Proc, args: minimist.ParsedArgs): Promise<number> {
+export async function execute(tool: Tool, proc: Proc, args: minimist.ParsedArgs, part?: FilePart): Promise<number> {
   const say = (text: string) => proc.stderr.write(`${tool.name}: ${text}\n`);
   let problems = 0;
   let unreadable = 0;
@@ -201,14 +208,14 @@ export async function execute(tool: Tool, proc: Proc, args: minimist.ParsedArgs)
         // opens like a file and fails only at its first read: it is refused here, by name.
         let stream: Readable;
         try {
-          stream = namedFileStream(name);
+          stream = namedFileStream(name, part);
         } catch (err) {
           const e = err as NodeJS.ErrnoException;
           unreadable++;
           say(`${name}: cannot read: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
           continue;
         }
-        yield { src: name, stream };
+        yield part ? { src: name, stream, part } : { src: name, stream };
       }
     },
   };
@@ -255,11 +262,13 @@ export function main(tool: Tool): void {
 }
 
 /** A read stream of a file named on the command line; throws, with a message to show, when it cannot be opened or is a directory. */
-function namedFileStream(name: string): Readable {
+function namedFileStream(name: string, part?: FilePart): Readable {
   const fd = openSync(name, 'r');
   if (fstatSync(fd).isDirectory()) {
     closeSync(fd);
     throw new Error('a directory, not a file');
   }
+  // A part's end is exclusive, a read stream's inclusive.
+  if (part) return createReadStream('', { fd, highWaterMark: 1 << 20, start: part.start, end: part.end - 1 });
   return createReadStream('', { fd, highWaterMark: 1 << 20 });
 }

@@ -3,6 +3,7 @@
 // main thread to take them (credit) so that it never runs far ahead.
 import { Readable, Writable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
+import type { FilePart } from './file-parts.js';
 import { execute, type Proc, type Tool } from './run.js';
 import { CREDIT, type FromWorker, type ToolRef, type ToWorker } from './workers.js';
 
@@ -20,7 +21,7 @@ async function findTool(): Promise<Tool> {
 
 const toolReady = findTool();
 
-async function runFile(index: number, file: string): Promise<void> {
+async function runFile(index: number, file: string, part?: FilePart): Promise<void> {
   const tool = await toolReady;
   const stdout = new Writable({
     highWaterMark: 64 * 1024,
@@ -38,7 +39,7 @@ async function runFile(index: number, file: string): Promise<void> {
     },
   });
   const proc: Proc = { argv: [], env: process.env, stdin: Readable.from([]), stdout, stderr, cwd: () => process.cwd() };
-  const status = await execute(tool, proc, { ...args, _: [file] } as never);
+  const status = await execute(tool, proc, { ...args, _: [file] } as never, part);
   port.postMessage({ type: 'done', index, status } satisfies FromWorker);
 }
 
@@ -47,7 +48,7 @@ port.on('message', (m: ToWorker) => {
     inFlight--;
     if (inFlight < CREDIT) waiting.shift()?.();
   } else if (m.type === 'file') {
-    runFile(m.index, m.file).catch((err) => {
+    runFile(m.index, m.file, m.part).catch((err) => {
       port.postMessage({ type: 'err', index: m.index, text: `${ref.name}: internal error: ${err && err.message ? err.message : String(err)}\n` } satisfies FromWorker);
       port.postMessage({ type: 'done', index: m.index, status: 1 } satisfies FromWorker);
     });

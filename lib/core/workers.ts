@@ -4,6 +4,7 @@
 // for each piece to be taken), so memory stays flat however large the files are.
 import { Worker } from 'node:worker_threads';
 import type { ParsedArgs } from 'minimist';
+import type { FilePart } from './file-parts.js';
 import type { Output } from './output.js';
 
 /**
@@ -17,7 +18,7 @@ const YOUNG_MB = 4;
 const CREDIT = 16;
 
 /** What the main thread sends a worker. */
-export type ToWorker = { type: 'file'; index: number; file: string } | { type: 'ack' } | { type: 'stop' };
+export type ToWorker = { type: 'file'; index: number; file: string; part?: FilePart } | { type: 'ack' } | { type: 'stop' };
 /** What a worker sends back. */
 export type FromWorker = { type: 'out'; index: number; chunk: Uint8Array } | { type: 'err'; index: number; text: string } | { type: 'done'; index: number; status: number };
 
@@ -38,8 +39,16 @@ interface Held {
  * Run `files` through the tool on `jobs` workers; stdout in input order through `out`,
  * stderr as it comes. Resolves to the worst exit status of the files.
  */
-export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string[], jobs: number, out: Output, stderr: (text: string) => void): Promise<number> {
+export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string[], jobs: number, out: Output, stderr: (text: string) => void, parts?: FilePart[]): Promise<number> {
   const held = new Map<number, Held>();
+  // The parts of one file each say its notes (`…: these are records already`); the file says them once.
+  // (Warnings name their line, so no two are alike; the set is bounded all the same.)
+  const said = new Set<string>();
+  const say = (text: string) => {
+    if (parts && said.has(text)) return;
+    if (parts && said.size < 256) said.add(text);
+    stderr(text);
+  };
   let next = 0;
   let given = 0;
   let status = 0;
@@ -54,7 +63,7 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
   const give = (worker: Worker) => {
     if (given < files.length) {
       held.set(given, { chunks: [], errs: [], done: false });
-      worker.postMessage({ type: 'file', index: given, file: files[given] } satisfies ToWorker);
+      worker.postMessage({ type: 'file', index: given, file: files[given], part: parts?.[given] } satisfies ToWorker);
       given++;
     } else worker.postMessage({ type: 'stop' } satisfies ToWorker);
   };
@@ -65,7 +74,7 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
     worker.on('message', (m: FromWorker) => {
       if (m.type === 'out') held.get(m.index)!.chunks.push({ chunk: m.chunk, worker });
       else if (m.type === 'err') {
-        if (m.index === next) stderr(m.text);
+        if (m.index === next) say(m.text);
         else held.get(m.index)!.errs.push(m.text);
       }
       else {
@@ -85,7 +94,7 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
     while (next < files.length) {
       if (failure) throw failure;
       const h = held.get(next);
-      if (h && h.errs.length > 0) for (const text of h.errs.splice(0)) stderr(text);
+      if (h && h.errs.length > 0) for (const text of h.errs.splice(0)) say(text);
       if (h && h.chunks.length > 0) {
         const { chunk, worker } = h.chunks.shift()!;
         out.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
