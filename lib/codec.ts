@@ -6,7 +6,6 @@ import type { CommonMessage, CommonSession, ArtifactBlock } from './common.js';
 import type { ReadCounter } from './core/file-lines.js';
 import type { ContinueRules } from './continuable.js';
 import type { Harness, Kind, RecordHeader, RecordView } from './record.js';
-import type { SkimPaths } from './core/skim.js';
 
 /** Minutes within which sessions of one directory count as equally current (tx-ls --current). */
 export const DEFAULT_WINDOW_MINUTES = 5;
@@ -41,8 +40,6 @@ export interface Codec {
   lineView(rec: RecordView, maxChars: number): View;
   /** Fresh counters of one session for tx-stats (`id`: its session id, null when unknown). */
   stats(id: string | null): SessionCounter;
-  /** The strings of a line neither the counters nor tx-stats' grouping read (left unparsed), or null. */
-  readonly statsUnread: SkimPaths | null;
   /** Where this harness keeps its sessions, or null when tx-ls cannot list them. */
   store: SessionStore | null;
   /** The envelope markup of this harness's text (tx-escape), or null when it has none. */

@@ -3,7 +3,6 @@
 // does not change it copies its bytes and never re-serialises it.
 import { findTopLevelKey, isJsonSpace, valueEnd } from './core/json-scan.js';
 import { stringifyJson } from './core/json-text.js';
-import { parseSkimmed, type SkimPaths } from './core/skim.js';
 
 /** The harness a line was recognised as. */
 export type Harness = 'claude-code' | 'codex';
@@ -152,17 +151,6 @@ class CutRecord implements RecordView {
     return this.parsed;
   }
 
-  /** The line parsed without the strings at `paths` (not kept: a later value() parses it whole). */
-  skimmed(paths: SkimPaths): any {
-    if (this.state !== 'unread') return this.value();
-    try {
-      return parseSkimmed(this.record, this.start, this.close, paths);
-    } catch {
-      // Not JSON where it was cut: value() tries the whole record and throws as it always has.
-      return this.value();
-    }
-  }
-
   /** The record parsed whole: `line` was not the last key, or is not JSON. */
   private whole(cutError?: Error): unknown {
     if (this.state === 'whole') return this.parsed;
@@ -184,15 +172,6 @@ function lastValue(buf: Buffer, start: number, close: number): boolean {
   if (tail < 0) return false;
   while (tail < close && isJsonSpace(buf[tail])) tail++;
   return tail === close;
-}
-
-/**
- * A record's native line for a reader that never reads the strings at `paths`: those are
- * "" when the line is parsed from the record's bytes (lib/core/skim.ts), and everything
- * else is value()'s; a line already parsed is value() itself. Throws when value() would.
- */
-export function skimmedValue(view: RecordView, paths: SkimPaths): any {
-  return view instanceof CutRecord ? view.skimmed(paths) : view.value();
 }
 
 /** Make a view of a record built in memory (the native value already parsed). */

@@ -13,7 +13,7 @@ import { CommonToClaude } from './from-common.js';
 import { installTarget, subagentTarget } from './install.js';
 import { readPluginRegistry } from './plugins.js';
 import { firstPrompt, scanSession } from './session-scan.js';
-import { SessionStats, STATS_UNREAD } from './session-stats.js';
+import { SessionStats } from './session-stats.js';
 import { configDir, pluginRegistryPath } from './store.js';
 import { subagentFiles } from './subagent-files.js';
 import { countSubagents, subagentsOf } from './subagents.js';
@@ -66,7 +66,6 @@ export const claudeCodec: Codec = {
   question: makeQuestion,
   lineView,
   stats: (id) => new SessionStats(id),
-  statsUnread: STATS_UNREAD,
   store,
   markup: { tags: ENVELOPE_TAGS, escape: escapeEnvelope, unescape: unescapeEnvelope, slots: envelopeSlots, rewriteBody: rewriteEnvelopeBody },
 };

@@ -4,7 +4,6 @@
 // each of its streamed lines and the last one is right (see usage.ts).
 import { entry, keyed, tally } from '../core/keyed.js';
 import type { RecordHeader } from '../record.js';
-import { skimPaths } from '../core/skim.js';
 import { hookEvidence } from './hooks.js';
 import { KNOWN_ATTACHMENT_TYPES, KNOWN_FIELDS, KNOWN_LINE_TYPES, KNOWN_SYSTEM_SUBTYPES } from './known.js';
 import { addTokens, messageUsage, TOKEN_FIELDS, zeroTokens, type Tokens } from './usage.js';
@@ -22,26 +21,6 @@ function bumpByVersion(table: ByVersion, key: string, version: string): void {
 // Envelope fields every conversational line is expected to carry.
 const ENVELOPE_EXPECTED = ['timestamp', 'sessionId', 'uuid', 'version'];
 const CONVERSATIONAL = new Set(['user', 'assistant', 'attachment', 'system']);
-
-/**
- * The strings SessionStats and claudeEnvelope never read, so tx-stats leaves them
- * unparsed: a tool's output (toolUseResult, a tool_result's content), message text,
- * thinking, and tool inputs but for the skill and subagent type. Anything read here
- * must not be named there (test/claude-code/session-stats-skim.test.ts compares).
- */
-export const STATS_UNREAD = skimPaths({
-  keys: {
-    toolUseResult: 'all',
-    message: {
-      keys: {
-        content: {
-          self: true,
-          item: { keys: { content: 'all', text: 'all', thinking: 'all', signature: 'all', input: { anyKey: 'all', keys: { skill: 'keep', subagent_type: 'keep' } } } },
-        },
-      },
-    },
-  },
-});
 
 /** The counters of one session. */
 export class SessionStats {

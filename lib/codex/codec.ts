@@ -34,7 +34,6 @@ export const codexCodec: Codec = {
   question: codexQuestion,
   lineView: codexLineView,
   stats: (id) => new CodexSessionStats(id),
-  statsUnread: null,
   store: codexStore,
   markup: null,
 };

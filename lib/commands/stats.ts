@@ -8,7 +8,7 @@ import type { Context, Tool } from '../core/run.js';
 import type { SessionCounter } from '../codec.js';
 import { codecFor } from '../codecs.js';
 import { parsePhysicalLine } from '../parse-line.js';
-import { skimmedValue, type Harness } from '../record.js';
+import type { Harness } from '../record.js';
 
 const HELP = `usage: tx-stats [--subagents] [--strict] [FILE...]
 
@@ -44,17 +44,16 @@ async function main(ctx: Context): Promise<void> {
         ctx.warn(item, 'not a record, skipped');
         continue;
       }
-      const codec = codecFor(rec.header.harness);
       let line: any;
       if (rec.header.kind !== 'invalid') {
         try {
-          // The counters read a line's envelope and structure, not its text: the text is left unparsed.
-          line = codec.statsUnread ? skimmedValue(rec, codec.statsUnread) : rec.value();
+          line = rec.value();
         } catch {
           ctx.warn({ src: rec.header.src, n: rec.header.n }, "the record's line is not JSON, counted as invalid");
           rec.header.kind = 'invalid';
         }
       }
+      const codec = codecFor(rec.header.harness);
       const id = line === undefined ? null : codec.envelope(line).session;
       // Sessions (and files' leading lines) of different harnesses never share counters.
       const file = `${codec.harness}\0${rec.header.src ?? '-'}`;
