@@ -162,6 +162,8 @@ async function runFiles(tool: Tool, proc: Proc, args: minimist.ParsedArgs, files
       } catch (err) {
         const e = err as NodeJS.ErrnoException;
         if (err instanceof BrokenPipe || e?.code === 'EPIPE' || e?.code === 'ERR_STREAM_DESTROYED') return 0;
+        // What the files before the failure gave is written, as a tool on one thread writes what it had.
+        await out.end().catch(() => {});
         say(`internal error: ${e && e.message ? e.message : String(err)}`);
         return 1;
       }

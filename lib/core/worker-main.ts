@@ -40,6 +40,9 @@ async function runFile(index: number, file: string, part?: FilePart): Promise<vo
   });
   const proc: Proc = { argv: [], env: process.env, stdin: Readable.from([]), stdout, stderr, cwd: () => process.cwd() };
   const status = await execute(tool, proc, { ...args, _: [file] } as never, part);
+  // The tool is done, but pieces it wrote while the credit was spent wait in the stream's
+  // buffer, unsent: 'done' must follow them, or the file ends early and they arrive after it.
+  await new Promise<void>((resolve) => stdout.end(resolve));
   port.postMessage({ type: 'done', index, status } satisfies FromWorker);
 }
 

@@ -60,33 +60,44 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
     w?.();
   };
   const workers: Worker[] = [];
+  /** The file each worker is running, until its 'done'. */
+  const running = new Map<Worker, number>();
   const give = (worker: Worker) => {
     if (given < files.length) {
       held.set(given, { chunks: [], errs: [], done: false });
+      running.set(worker, given);
       worker.postMessage({ type: 'file', index: given, file: files[given], part: parts?.[given] } satisfies ToWorker);
       given++;
     } else worker.postMessage({ type: 'stop' } satisfies ToWorker);
+  };
+  const fail = (err: Error) => {
+    failure ??= err;
+    poke();
   };
   const options = { ...args, _: [] };
   for (let i = 0; i < Math.min(jobs, files.length); i++) {
     const worker = new Worker(new URL('./worker-main.js', import.meta.url), { workerData: { ref, args: options }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB } });
     workers.push(worker);
     worker.on('message', (m: FromWorker) => {
-      if (m.type === 'out') held.get(m.index)!.chunks.push({ chunk: m.chunk, worker });
+      const h = held.get(m.index);
+      // Only a file given and not yet written can hear from its worker; anything else is a broken promise, not output to drop.
+      if (!h || h.done) return fail(new Error(`a worker sent ${m.type} for file ${m.index + 1} after its end`));
+      if (m.type === 'out') h.chunks.push({ chunk: m.chunk, worker });
       else if (m.type === 'err') {
         if (m.index === next) say(m.text);
-        else held.get(m.index)!.errs.push(m.text);
-      }
-      else {
-        held.get(m.index)!.done = true;
+        else h.errs.push(m.text);
+      } else {
+        h.done = true;
+        running.delete(worker);
         status = Math.max(status, m.status);
         give(worker);
       }
       poke();
     });
-    worker.on('error', (err) => {
-      failure ??= err;
-      poke();
+    worker.on('error', fail);
+    // A worker that ends while it holds a file would leave the run waiting for that file forever.
+    worker.on('exit', (code) => {
+      if (running.has(worker)) fail(new Error(`a worker stopped (exit code ${code}) before it finished ${files[running.get(worker)!]}`));
     });
     give(worker);
   }

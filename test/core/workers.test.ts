@@ -1,10 +1,38 @@
 // --jobs: several files in worker threads give exactly what one thread gives, in file order.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
 import t from 'tap';
+import { run } from '../../lib/core/run.js';
 import { prng, repo, runBin } from '../helpers.js';
+import { piecesOf, piecesTool } from './pieces-tool.js';
+
+/** Run tx-pieces on workers in this process, into a stdout that takes `delayMs` per write; rejects after 30 s. */
+async function runPieces(specs: string[], delayMs: number): Promise<{ status: number; stdout: string; stderr: string }> {
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  const stdout = new Writable({
+    highWaterMark: 1,
+    write(chunk, _enc, cb) {
+      out.push(Buffer.from(chunk));
+      setTimeout(cb, delayMs);
+    },
+  });
+  const stderr = new Writable({
+    write(chunk, _enc, cb) {
+      err.push(Buffer.from(chunk));
+      cb();
+    },
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const status = await Promise.race([
+    run(piecesTool, { argv: ['node', 'tx-pieces', '--jobs', '2', ...specs], env: process.env, stdin: Readable.from([]), stdout, stderr, cwd: () => process.cwd() }),
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the run did not finish in 30 s')), 30_000))),
+  ]).finally(() => clearTimeout(timer));
+  return { status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+}
 
 /** A small session file whose lines are numbered so that any reordering would show. */
 function session(id: number, lines: number, random: () => number): string {
@@ -80,4 +108,54 @@ t.test('--jobs: a reader that goes away ends the run quietly (exit 0, nothing on
   const r = spawnSync('bash', ['-o', 'pipefail', '-c', `node "${repo('build', 'bin', 'tx-parse.js')}" --jobs 2 ${files.map((f) => `"${f}"`).join(' ')} | head -c 1000 > /dev/null`], { encoding: 'utf8' });
   t.equal(r.status, 0);
   t.equal(r.stderr, '');
+});
+
+t.test('a worker ahead of the output, out of credit when its file ends, sends every piece before it says the file is done', async (t) => {
+  // "a" is written slowly (64 KB pieces into a stdout taking 5 ms each) while the second
+  // worker runs "b": 16 pieces go out, the other 24 wait in its stream when the tool
+  // returns. They must reach the output before "c", not after "b" was closed.
+  const specs = ['a:40:65536', 'b:40:100', 'c:3:100', 'd:40:100', 'e:1:10', 'f:0:0'];
+  const r = await runPieces(specs, 5);
+  t.equal(r.status, 0);
+  t.equal(r.stdout, specs.flatMap(piecesOf).join(''), 'every piece, in file order');
+  t.equal(r.stderr, specs.map((s) => `tx-pieces: ${s.split(':')[0]}: start\ntx-pieces: ${s.split(':')[0]}: end\n`).join(''), 'messages in file order');
+});
+
+t.test('a worker that ends in the middle of a file stops the run with a message (it does not wait for the file forever)', async (t) => {
+  const r = await runPieces(['a:3:100', 'x:exit', 'b:30:100', 'c:3:100'], 0);
+  t.equal(r.status, 1);
+  t.match(r.stderr, /tx-pieces: internal error: a worker stopped \(exit code 3\) before it finished x:exit\n/);
+  t.match(r.stdout, /^a 0 /, 'what came before is written');
+});
+
+t.test('tx-parse --jobs 2 over 300 small files, run 10 times: each run ends, with the bytes and messages of --jobs 1', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tx-jobs-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const random = prng(300);
+  const files: string[] = [];
+  for (let i = 0; i < 300; i++) {
+    const f = join(dir, `s${String(i).padStart(3, '0')}.jsonl`);
+    // Some files end without a newline or hold a line that is not JSON, so stderr has messages to order.
+    writeFileSync(f, session(i, i % 9, random) + (i % 17 === 0 ? 'not json\n' : ''));
+    files.push(f);
+  }
+  const once = (jobs: string) =>
+    new Promise<{ status: number | null; signal: string | null; stdout: Buffer; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [repo('build', 'bin', 'tx-parse.js'), '--jobs', jobs, ...files], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      child.stdout.on('data', (d: Buffer) => out.push(d));
+      child.stderr.on('data', (d: Buffer) => err.push(d));
+      child.on('close', (status, signal) => resolve({ status, signal, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') }));
+    });
+  const one = await once('1');
+  t.equal(one.status, 0);
+  t.match(one.stderr, /s017\.jsonl:\d+: not JSON/, 'some messages to keep in order');
+  let same = 0;
+  for (let i = 0; i < 10; i++) {
+    const two = await once('2');
+    t.equal(two.signal, null, `run ${i + 1}: ended by itself (not killed after 60 s)`);
+    if (two.status === 0 && two.stdout.equals(one.stdout) && two.stderr === one.stderr) same++;
+  }
+  t.equal(same, 10, 'every run: status 0, the same bytes and the same messages');
 });

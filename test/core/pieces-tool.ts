@@ -1,0 +1,36 @@
+// A tool for the worker tests, whose output is told by the names of its files:
+// `NAME:PIECES:BYTES` writes PIECES lines of BYTES bytes, each flushed on its own (as a
+// record tool flushes when its input has nothing waiting), with a note on stderr before
+// and after; `NAME:exit` ends its thread in the middle of the file.
+import type { Tool } from '../../lib/core/run.js';
+
+/** The lines a `NAME:PIECES:BYTES` file gives. */
+export function piecesOf(spec: string): string[] {
+  const [name, pieces, bytes] = spec.split(':');
+  const lines: string[] = [];
+  for (let i = 0; i < Number(pieces); i++) {
+    const head = `${name} ${i} `;
+    lines.push(head + '.'.repeat(Math.max(0, Number(bytes) - head.length - 1)) + '\n');
+  }
+  return lines;
+}
+
+/** The tool (run on workers: each file is independent). */
+export const piecesTool: Tool = {
+  name: 'tx-pieces',
+  help: 'usage: tx-pieces NAME:PIECES:BYTES...',
+  options: {},
+  parallel: { url: import.meta.url },
+  async main(ctx) {
+    for (const spec of ctx.files) {
+      const name = spec.split(':')[0];
+      ctx.note(`${name}: start`);
+      if (spec.endsWith(':exit')) process.exit(3);
+      for (const line of piecesOf(spec)) {
+        await ctx.out.write(line);
+        await ctx.out.flush();
+      }
+      ctx.note(`${name}: end`);
+    }
+  },
+};
