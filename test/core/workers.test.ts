@@ -125,7 +125,8 @@ t.test('a worker that ends in the middle of a file stops the run with a message 
   const r = await runPieces(['a:3:100', 'x:exit', 'b:30:100', 'c:3:100'], 0);
   t.equal(r.status, 1);
   t.match(r.stderr, /tx-pieces: internal error: a worker stopped \(exit code 3\) before it finished x:exit\n/);
-  t.match(r.stdout, /^a 0 /, 'what came before is written');
+  // The run stops when the news of the stopped worker comes, before or after "a" arrived.
+  t.ok(piecesOf('a:3:100').join('').startsWith(r.stdout), 'what is written is a beginning of the output of "a"');
 });
 
 t.test('tx-parse --jobs 2 over 300 small files, run 10 times: each run ends, with the bytes and messages of --jobs 1', async (t) => {
