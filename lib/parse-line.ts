@@ -13,7 +13,7 @@ export interface ParsedRecord {
   value?: unknown;
   /** Why the line needs a word on stderr, if it does. */
   problem?: string;
-  /** With headerOnly: the line is a record already (tx-parse output), as isRecordValue says of its value. */
+  /** The line is a record already (tx-parse output), as isRecordValue says of its value. */
   isRecord?: boolean;
 }
 
@@ -87,7 +87,7 @@ export function parsePhysicalLine(line: PhysicalLine, src: string | undefined, p
   const { harness, kind } = classifyLine(value);
   const record: ParsedRecord = { header: headerOf(line, src, harness, kind), lineBytes: bytes };
   if (!headerOnly) record.value = value;
-  else if (isRecordValue(value)) record.isRecord = true;
+  if (isRecordValue(value)) record.isRecord = true;
   return [record];
 }
 

@@ -241,7 +241,7 @@ async function main(ctx: Context): Promise<void> {
       ctx.out.pushText('\n');
     }
   };
-  for await (const batch of readRecordBatches(ctx, { long })) {
+  for await (const batch of readRecordBatches(ctx, { long, lazyNative: true })) {
     for (const item of batch) take(item);
     await ctx.out.flushIfFull();
   }

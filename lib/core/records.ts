@@ -26,6 +26,12 @@ export interface ReadOptions {
   long?: (header: RecordHeader) => LongAction;
   /** Check each record's line is its last key as it is read (tools that write the line's bytes). */
   verify?: boolean;
+  /**
+   * Native lines are classified without their values (as tx-parse classifies them), each
+   * parsed only when a tool asks for it: for a tool that decides from the kind first and
+   * reads few lines (tx-filter), not for one that reads every line.
+   */
+  lazyNative?: boolean;
 }
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -65,12 +71,12 @@ export async function* readRecordBatches(ctx: Context, options: ReadOptions = {}
         }
         // A blank line between records is nothing; among native lines it is a record, as tx-parse makes it.
         if (item.bytes.length === 0 && !native) continue;
-        const record = decodeRecord(item.bytes, options.verify);
-        if (record) {
-          batch.push({ record, bytes: item.bytes, src, n: item.n });
-          continue;
-        }
         if (!native) {
+          const record = decodeRecord(item.bytes, options.verify);
+          if (record) {
+            batch.push({ record, bytes: item.bytes, src, n: item.n });
+            continue;
+          }
           if (!looksNative(item.bytes)) {
             batch.push({ record: null, bytes: item.bytes, src, n: item.n });
             continue;
@@ -78,11 +84,21 @@ export async function* readRecordBatches(ctx: Context, options: ReadOptions = {}
           native = true;
           ctx.note(`${src ?? 'stdin'}: native session lines, not records: read as tx-parse reads them`);
         }
-        for (const parsed of parsePhysicalLine(item, src, previous)) {
-          if (parsed.problem) ctx.warn({ src, n: item.n }, parsed.problem);
-          if (parsed.header.kind !== 'invalid') previous = parsed.header.harness;
-          const view = recordView(parsed.header, parsed.lineBytes, parsed.value);
-          batch.push({ record: view, bytes: recordBytes(parsed.header, parsed.lineBytes), src, n: item.n });
+        // Among native lines, a line is parsed once, as tx-parse parses it; only a line that
+        // may be a record after all (one says so, or one that does not parse) is tried as one.
+        const parsed = parsePhysicalLine(item, src, previous, options.lazyNative === true);
+        if (parsed.length > 1 || parsed[0].isRecord || parsed[0].header.kind === 'invalid') {
+          const record = decodeRecord(item.bytes, options.verify);
+          if (record) {
+            batch.push({ record, bytes: item.bytes, src, n: item.n });
+            continue;
+          }
+        }
+        for (const p of parsed) {
+          if (p.problem) ctx.warn({ src, n: item.n }, p.problem);
+          if (p.header.kind !== 'invalid') previous = p.header.harness;
+          const view = recordView(p.header, p.lineBytes, p.value);
+          batch.push({ record: view, bytes: recordBytes(p.header, p.lineBytes), src, n: item.n });
         }
       }
       if (batch.length > 0) yield batch;
