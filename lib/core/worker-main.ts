@@ -26,7 +26,10 @@ async function runFile(index: number, file: string, part?: FilePart): Promise<vo
   const stdout = new Writable({
     highWaterMark: 64 * 1024,
     write(chunk: Buffer, _enc, cb) {
-      port.postMessage({ type: 'out', index, chunk } satisfies FromWorker);
+      // A piece that is a whole buffer of its own (the output's 64 KB pieces) is handed over,
+      // not copied: one allocation per piece instead of three, in two threads.
+      const own = chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength && chunk.byteLength >= 8192;
+      port.postMessage({ type: 'out', index, chunk } satisfies FromWorker, own ? [chunk.buffer as ArrayBuffer] : []);
       inFlight++;
       if (inFlight < CREDIT) cb();
       else waiting.push(() => cb());
