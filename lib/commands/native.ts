@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Codec, InstallTarget, NativeWriter } from '../codec.js';
-import { codecFor } from '../codecs.js';
 import { beneath, InstallTransaction, TargetExists, UnsafePath } from '../core/install-file.js';
 import { isUuid, TXCRIPT_NAMESPACE, uuidV5 } from '../core/uuid.js';
 import { cleanSession, type ArtifactBlock, type CommonMessage, type CommonSession } from '../common.js';
@@ -53,11 +52,19 @@ See tx-native(1).`;
 /** The harnesses a Common stream can be written as. */
 const TARGETS = ['claude-code', 'codex'] as const;
 
-/** The codec --harness names (Claude Code by default). */
-function targetCodec(name: unknown): Codec {
-  if (name === undefined) return codecFor('claude-code');
+/** The harness --harness names (Claude Code by default). */
+function targetHarness(name: unknown): (typeof TARGETS)[number] {
+  if (name === undefined) return 'claude-code';
   if (!TARGETS.includes(name as (typeof TARGETS)[number])) throw new UsageError(`--harness ${JSON.stringify(name)} is not one of ${TARGETS.join(', ')}`);
-  return codecFor(name as (typeof TARGETS)[number]);
+  return name as (typeof TARGETS)[number];
+}
+
+/**
+ * The codec of a harness, loaded when the first Common session arrives: records are
+ * written back without one, and the codecs are most of a start-up.
+ */
+async function loadCodec(harness: (typeof TARGETS)[number]): Promise<Codec> {
+  return (await import('../codecs.js')).codecFor(harness);
 }
 
 /** The destination of the session being written. */
@@ -94,9 +101,8 @@ function freshIdCommand(args: Context['args']): string {
 
 async function main(ctx: Context): Promise<void> {
   const args = ctx.args;
-  const codec = targetCodec(args.harness);
-  const writerFor = codec.fromCommon!;
-  const store = codec.store!;
+  const harness = targetHarness(args.harness);
+  let codec: Codec | null = null;
   // `new`: a fresh random id, for a copy beside the session it came from.
   if (args['session-id'] === 'new') args['session-id'] = randomUUID();
   if (args['session-id'] !== undefined && !isUuid(args['session-id'])) throw new UsageError(`--session-id ${JSON.stringify(args['session-id'])} is not a UUID (or "new")`);
@@ -105,7 +111,7 @@ async function main(ctx: Context): Promise<void> {
   const window = args['context-window'] === undefined ? undefined : Number(args['context-window']);
   if (window !== undefined && !(Number.isSafeInteger(window) && window > 0)) throw new UsageError(`--context-window ${JSON.stringify(args['context-window'])} is not a positive number of tokens`);
   const continuable = (session: CommonSession) =>
-    new Continuable(session, { harness: codec.harness, rules: codec.continueRules }, { fromCompaction: args['from-compaction'] === true, contextWindow: window });
+    new Continuable(session, { harness, rules: codec!.continueRules }, { fromCompaction: args['from-compaction'] === true, contextWindow: window });
   let open: OpenSession | null = null;
   let sessions = 0;
 
@@ -165,7 +171,7 @@ async function main(ctx: Context): Promise<void> {
       installed.push(
         current.meta
           ? `installed subagent transcript ${current.target.file}`
-          : `installed ${current.target.file}\n  continue it with: cd ${shellQuote(current.target.cwd)} && ${store.resumeCommand(current.id)}`,
+          : `installed ${current.target.file}\n  continue it with: cd ${shellQuote(current.target.cwd)} && ${codec!.store!.resumeCommand(current.id)}`,
       );
     }
   };
@@ -185,6 +191,9 @@ async function main(ctx: Context): Promise<void> {
 
   const start = async (session: CommonSession, src: string | undefined) => {
     await close();
+    codec ??= await loadCodec(harness);
+    const writerFor = codec.fromCommon!;
+    const store = codec.store!;
     sessions++;
     if (sessions > 1 && args['session-id'] !== undefined) throw new UsageError('--session-id names one session, and the input holds several');
     const given = typeof session.id === 'string' && session.id !== '' ? session.id : 'session';
@@ -194,7 +203,7 @@ async function main(ctx: Context): Promise<void> {
       return;
     }
     const config = args['config-dir'] ?? store.configDir(ctx.proc.env);
-    if (!config) throw new ToolError(`no config directory: set ${codec.harness === 'codex' ? 'CODEX_HOME' : 'CLAUDE_CONFIG_DIR'} or HOME, or use --config-dir`);
+    if (!config) throw new ToolError(`no config directory: set ${harness === 'codex' ? 'CODEX_HOME' : 'CLAUDE_CONFIG_DIR'} or HOME, or use --config-dir`);
     const cwd = path.resolve(ctx.proc.cwd(), args.cwd ?? session.cwd ?? ctx.proc.cwd());
     let target: InstallTarget;
     let stream: Writable;
