@@ -5,9 +5,10 @@
 //   npm run bench                      200 MB corpus, 2 MB-line corpus, start-up, 2 GB store
 //   node bench/run.mjs --mb 50 --runs 3 --big 20 --store-mb 0
 //
-// Rows: tx-parse alone and piped into tx-native, tx-common and tx-stats (against
-// `jq -c .`); the human-prompt question (tx-filter against the session-store guide's
-// jq recipe), on one stream and with --jobs over the corpus cut into files; a corpus of
+// Rows: tx-parse alone (the file cut into parts on --jobs workers, and on one thread)
+// and piped into tx-native, tx-common and tx-stats (against `jq -c .`); the
+// human-prompt question (tx-filter against the session-store guide's jq recipe), on the
+// file, on one stream and with --jobs over the corpus cut into files; a corpus of
 // 2 MB lines; start-up (--version against bare node); and a store of --sessions files
 // (--store-mb MB) read by `tx-parse --jobs` against GNU parallel running `jq -c .`
 // (skipped with a message when parallel is missing and cannot be installed).
@@ -107,8 +108,10 @@ function corpusRows(file) {
   const cases = [
     ['cat', `cat "${file}"`],
     ...(jq ? [['jq -c .', `jq -c . "${file}"`], ['jq recipe (human prompts)', `jq -c ${q(JQ_PROMPTS)} "${file}"`]] : []),
-    ['tx-parse', `${bin('tx-parse')} "${file}"`, 'jq -c .'],
+    [`tx-parse (--jobs ${cores}: parts)`, `${bin('tx-parse')} "${file}"`, 'jq -c .'],
+    ['tx-parse --jobs 1', `${bin('tx-parse')} --jobs 1 "${file}"`, 'jq -c .'],
     ['tx-parse | tx-native', `${bin('tx-parse')} "${file}" | ${bin('tx-native')}`, 'jq -c .'],
+    ['tx-filter --human-prompts f', `${bin('tx-filter')} --human-prompts "${file}"`, 'jq recipe (human prompts)'],
     ['cat | tx-parse | tx-filter --human-prompts', `cat "${file}" | ${bin('tx-parse')} | ${bin('tx-filter')} --human-prompts`, 'jq recipe (human prompts)'],
     [`tx-filter --human-prompts --jobs ${cores} (${pieces.length} files)`, `${bin('tx-filter')} --human-prompts --jobs ${cores} ${pieces.map((p) => `"${p}"`).join(' ')}`, 'jq recipe (human prompts)'],
     ['tx-parse | tx-common', `${bin('tx-parse')} "${file}" | ${bin('tx-common')}`, 'jq -c .'],
