@@ -2,7 +2,7 @@
 // part read as if it were the file (a tool says it may be, with `parallel.parts`:
 // tx-parse, whose records each depend on one line), and the outputs written in order.
 // Each part knows how many lines come before it, so line numbers are the file's own.
-import { closeSync, readSync } from 'node:fs';
+import { closeSync, readSync, statSync } from 'node:fs';
 import { openRegular } from './regular-file.js';
 
 /** A byte range of a file that starts and ends at line boundaries. */
@@ -29,11 +29,16 @@ const CHUNK = 1024 * 1024;
 /**
  * `file` cut into at most `jobs` parts of about equal size (none smaller than PART_MIN),
  * each ending just past a newline; null when it is not a regular file or too small to
- * cut (it is then read as it always is, and any problem with it reported there).
+ * cut (it is then read as it always is, and any problem with it reported there). The
+ * parts cover the file as it is now: what is appended while they are read is not read.
  */
 export function fileParts(file: string, jobs: number): FilePart[] | null {
   let opened: { fd: number; size: number };
   try {
+    // Looked at before it is opened: opening a FIFO, even to close it at once, would let
+    // its writer in while nobody reads, and it would lose what it writes.
+    const st = statSync(file);
+    if (!st.isFile() || st.size < 2 * PART_MIN) return null;
     opened = openRegular(file);
   } catch {
     return null;

@@ -131,3 +131,16 @@ t.test('an invalid line too long to parse just before a cut is passed over witho
   const third = JSON.parse(many.stdout.toString().split('\n')[2]);
   t.same([third.n, third.harness, third.kind], [3, 'codex', 'invalid'], 'the first line of the second part has the harness of line 1');
 });
+
+t.test('a FIFO named alone is read as a stream, its writer undisturbed', async (t) => {
+  const { execFileSync, spawn } = await import('node:child_process');
+  const fifo = path.join(dir, 'live.fifo');
+  execFileSync('mkfifo', [fifo]);
+  const text = '{"type":"summary","summary":"a"}\n'.repeat(1000);
+  // The writer blocks in open until a reader comes; a reader that opened and closed at once would kill it.
+  const writer = spawn('sh', ['-c', `cat > '${fifo}'`], { stdio: ['pipe', 'ignore', 'ignore'] });
+  writer.stdin.end(text);
+  const r = await runBin('tx-parse', ['--jobs', '2', fifo], undefined, { ...process.env, TX_PART_MIN: '64' });
+  t.equal(r.status, 0);
+  t.equal(r.stdout.toString().split('\n').filter(Boolean).length, 1000, 'every line read');
+});
