@@ -5,7 +5,7 @@
 //   npm run bench                      200 MB corpus, 2 MB-line corpus, start-up, 2 GB store
 //   node bench/run.mjs --mb 50 --runs 3 --big 20 --store-mb 0
 //
-// Rows: tx-parse alone (the file cut into parts on --jobs workers, and on one thread)
+// Rows: tx-parse alone (on one thread, and cut into parts on --jobs workers)
 // and piped into tx-native, tx-common and tx-stats (against `jq -c .`); the
 // human-prompt question (tx-filter against the session-store guide's jq recipe), on the
 // file, on one stream and with --jobs over the corpus cut into files; a corpus of
@@ -108,8 +108,8 @@ function corpusRows(file) {
   const cases = [
     ['cat', `cat "${file}"`],
     ...(jq ? [['jq -c .', `jq -c . "${file}"`], ['jq recipe (human prompts)', `jq -c ${q(JQ_PROMPTS)} "${file}"`]] : []),
-    [`tx-parse (--jobs ${cores}: parts)`, `${bin('tx-parse')} "${file}"`, 'jq -c .'],
-    ['tx-parse --jobs 1', `${bin('tx-parse')} --jobs 1 "${file}"`, 'jq -c .'],
+    ['tx-parse', `${bin('tx-parse')} "${file}"`, 'jq -c .'],
+    [`tx-parse --jobs ${cores} (parts)`, `${bin('tx-parse')} --jobs ${cores} "${file}"`, 'jq -c .'],
     ['tx-parse | tx-native', `${bin('tx-parse')} "${file}" | ${bin('tx-native')}`, 'jq -c .'],
     ['tx-filter --human-prompts f', `${bin('tx-filter')} --human-prompts "${file}"`, 'jq recipe (human prompts)'],
     ['cat | tx-parse | tx-filter --human-prompts', `cat "${file}" | ${bin('tx-parse')} | ${bin('tx-filter')} --human-prompts`, 'jq recipe (human prompts)'],

@@ -143,7 +143,10 @@ export async function run(tool: Tool, proc: Proc): Promise<number> {
 /** Run a tool on its files: on workers when it can and several are named, else in this thread. */
 async function runFiles(tool: Tool, proc: Proc, args: minimist.ParsedArgs, files: string[]): Promise<number> {
   const say = (text: string) => proc.stderr.write(`${tool.name}: ${text}\n`);
-  const cuttable = tool.parallel?.parts === true && files.length === 1 && files[0] !== '-';
+  // One file is cut only when --jobs asks for workers: cutting costs about twice the CPU
+  // (each worker compiles the tool's code and collects its garbage on its own), which
+  // pays on idle cores, not by default.
+  const cuttable = tool.parallel?.parts === true && files.length === 1 && files[0] !== '-' && args.jobs !== undefined;
   if (tool.parallel && (files.length > 1 || cuttable) && !files.includes('-') && (tool.parallel.when?.(args) ?? true)) {
     const { jobsWanted, runOnWorkers } = await import('./workers.js');
     const jobs = await jobsWanted(args.jobs);
@@ -151,7 +154,7 @@ async function runFiles(tool: Tool, proc: Proc, args: minimist.ParsedArgs, files
       say(`${jobs} (see ${tool.name} --help)`);
       return 2;
     }
-    const parts = cuttable && jobs > 1 ? (await import('./file-parts.js')).fileParts(files[0], jobs) : null;
+    const parts = cuttable && jobs > 1 ? (await import('./file-parts.js')).fileParts(files[0]) : null;
     if (jobs > 1 && (files.length > 1 || parts)) {
       const out = new Output(proc.stdout);
       const ref = { url: tool.parallel.url, name: tool.name };

@@ -2,14 +2,14 @@
 // line boundaries with the right line counts before them, and tx-parse writes, on
 // stdout and stderr, exactly what one thread writes, whatever falls at a cut: an
 // invalid line after a Codex line, a CR LF, a glued line, a long line, a record.
-// TX_PART_MIN makes small files worth cutting.
+// TX_PART_SIZE makes small files worth cutting.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t, { type Test } from 'tap';
 import { corpusFiles, prng, runBin } from '../helpers.js';
 
-process.env.TX_PART_MIN = '100';
+process.env.TX_PART_SIZE = '64';
 const { fileParts } = await import('../../lib/core/file-parts.js');
 const { harnessBefore } = await import('../../lib/commands/parse.js');
 
@@ -26,16 +26,15 @@ t.test('parts cover the file, start at line starts, and count the lines before t
   const rnd = prng(7);
   let cut = 0;
   for (let i = 0; i < 200; i++) {
-    const lines = Array.from({ length: 1 + Math.floor(rnd() * 80) }, () => 'x'.repeat(Math.floor(rnd() * 60)));
+    const lines = Array.from({ length: 1 + Math.floor(rnd() * 80) }, () => 'x'.repeat(Math.floor(rnd() * 120)));
     const text = lines.join(rnd() < 0.5 ? '\n' : '\r\n') + (rnd() < 0.5 ? '\n' : '');
     const f = file(text);
-    const jobs = 2 + Math.floor(rnd() * 6);
-    const parts = fileParts(f, jobs);
+    const parts = fileParts(f);
     const bytes = Buffer.from(text);
     // Too small, or too few newlines past the nominal cuts: not cut (checked below).
     if (!parts) continue;
     cut++;
-    t.ok(parts.length >= 2 && parts.length <= jobs, `${parts.length} parts for ${jobs} jobs`);
+    t.ok(parts.length >= 2, `${parts.length} parts`);
     t.equal(parts[0].start, 0);
     t.equal(parts[parts.length - 1].end, bytes.length);
     for (let k = 0; k < parts.length; k++) {
@@ -46,17 +45,18 @@ t.test('parts cover the file, start at line starts, and count the lines before t
       let before = 0;
       for (let j = 0; j < parts[k].start; j++) if (bytes[j] === 0x0a) before++;
       t.equal(parts[k].linesBefore, before, 'lines before the part are counted');
-      t.ok(parts[k].end - parts[k].start >= 1, 'no part is empty');
+      if (k < parts.length - 1) t.ok(parts[k].end - parts[k].start >= 64, 'a part but the last holds at least the part size');
+      else t.ok(parts[k].end > parts[k].start, 'the last part is not empty');
     }
   }
   t.ok(cut > 100, `${cut} of 200 random files were cut`);
 });
 
 t.test('a file too small, or not a regular file, is not cut', async (t) => {
-  t.equal(fileParts(file('{"a":1}\n'), 4), null, 'below twice the minimum part');
-  t.equal(fileParts(dir, 4), null, 'a directory');
-  t.equal(fileParts(path.join(dir, 'missing'), 4), null, 'a missing file');
-  t.equal(fileParts(file('x'.repeat(1000)), 4), null, 'one line without a newline');
+  t.equal(fileParts(file('{"a":1}\n'.repeat(200))), null, 'below 32 parts');
+  t.equal(fileParts(dir), null, 'a directory');
+  t.equal(fileParts(path.join(dir, 'missing')), null, 'a missing file');
+  t.equal(fileParts(file('x'.repeat(3000))), null, 'one line without a newline');
 });
 
 t.test('harnessBefore: the last line before the offset that is not invalid', async (t) => {
@@ -75,7 +75,7 @@ t.test('harnessBefore: the last line before the offset that is not invalid', asy
 
 /** tx-parse with one thread and with parts: stdout, stderr and status must be the same. */
 async function sameBothWays(t: Test, f: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}) {
-  const base = { ...process.env, TX_PART_MIN: '64', ...env };
+  const base = { ...process.env, TX_PART_SIZE: '64', ...env };
   const one = await runBin('tx-parse', ['--jobs', '1', ...extra, f], undefined, base);
   const many = await runBin('tx-parse', ['--jobs', '3', ...extra, f], undefined, base);
   t.equal(many.status, one.status, `${path.basename(f)}: status`);
@@ -110,7 +110,7 @@ t.test('every corpus file reads the same in parts', async (t) => {
   // Large parts keep the run short; every file still has cuts in it.
   for (const f of files) {
     const size = readFileSync(f).length;
-    await sameBothWays(t, f, [], { TX_PART_MIN: String(Math.max(64, Math.floor(size / 4))) });
+    await sameBothWays(t, f, [], { TX_PART_SIZE: String(Math.max(64, Math.floor(size / 40))) });
   }
 });
 
@@ -125,7 +125,7 @@ t.test('an invalid line too long to parse just before a cut is passed over witho
   const codex = '{"timestamp":"2025-01-01T00:00:00Z","type":"session_meta","payload":{"id":"x"}}';
   const text = `${codex}\n${'{'.repeat(200000)}\n${'x\n'.repeat(50)}${codex}\n`;
   const f = file(text);
-  const env = { TX_LONG_LINE: '1000', TX_PART_MIN: '100000' };
+  const env = { TX_LONG_LINE: '1000', TX_PART_SIZE: '5000' };
   await sameBothWays(t, f, [], env);
   const many = await runBin('tx-parse', ['--jobs', '2', f], undefined, { ...process.env, ...env });
   const third = JSON.parse(many.stdout.toString().split('\n')[2]);
@@ -140,7 +140,7 @@ t.test('a FIFO named alone is read as a stream, its writer undisturbed', async (
   // The writer blocks in open until a reader comes; a reader that opened and closed at once would kill it.
   const writer = spawn('sh', ['-c', `cat > '${fifo}'`], { stdio: ['pipe', 'ignore', 'ignore'] });
   writer.stdin.end(text);
-  const r = await runBin('tx-parse', ['--jobs', '2', fifo], undefined, { ...process.env, TX_PART_MIN: '64' });
+  const r = await runBin('tx-parse', ['--jobs', '2', fifo], undefined, { ...process.env, TX_PART_SIZE: '64' });
   t.equal(r.status, 0);
   t.equal(r.stdout.toString().split('\n').filter(Boolean).length, 1000, 'every line read');
 });
