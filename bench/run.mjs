@@ -12,6 +12,7 @@
 // 2 MB lines; start-up (--version against bare node); and a store of --sessions files
 // (--store-mb MB) read by `tx-parse --jobs` against GNU parallel running `jq -c .`
 // (skipped with a message when parallel is missing and cannot be installed).
+// NODE_EXTRA_CA_CERTS is unset for the measured commands (see below; --keep-ca-certs).
 // The corpus generator lives beside the repository (../shared/bench/gen-corpus.mjs) or
 // is named with --gen. Corpora are cached in bench/out/.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -24,6 +25,7 @@ import { buildStore } from './store.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = minimist(process.argv.slice(2), {
+  boolean: ['keep-ca-certs'],
   default: { mb: 200, runs: 3, big: 20, 'store-mb': 2000, sessions: 10000, parts: 16, gen: join(root, '..', 'shared', 'bench', 'gen-corpus.mjs') },
 });
 const out = join(root, 'bench', 'out');
@@ -33,6 +35,13 @@ if (!existsSync(args.gen)) {
   process.exit(2);
 }
 const cores = availableParallelism();
+// Node reads NODE_EXTRA_CA_CERTS at every start-up, whatever the program: with a system
+// bundle that is 50-100 ms of CPU per process, more than a tool's own start. Where it is
+// set, the bench measures without it (every row alike) and says so.
+if (process.env.NODE_EXTRA_CA_CERTS !== undefined && !args['keep-ca-certs']) {
+  console.log('bench: NODE_EXTRA_CA_CERTS is set here; the rows are measured without it (--keep-ca-certs keeps it)');
+  delete process.env.NODE_EXTRA_CA_CERTS;
+}
 
 function corpus(name, genArgs) {
   const file = join(out, `${name}.jsonl`);
