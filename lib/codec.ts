@@ -106,6 +106,12 @@ export interface SessionCounter {
   add(header: RecordHeader, line: unknown): void;
   /** Take in the counts of lines read before the session's id was known. */
   absorb(other: SessionCounter): void;
+  /**
+   * Take in the counts of the lines that follow, from another file read on a worker
+   * (`later` is a structured clone of a counter of this harness), as if they had been
+   * counted here; false, taking nothing, when that cannot be done exactly.
+   */
+  merge(later: unknown): boolean;
   /** The summary object tx-stats prints. */
   summary(): Record<string, unknown>;
 }

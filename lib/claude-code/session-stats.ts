@@ -160,6 +160,22 @@ export class SessionStats {
 
   /** Fold another group's counters into this one (lines of a file seen before its session id). */
   absorb(other: SessionStats): void {
+    this.fold(other, false);
+  }
+
+  /**
+   * Fold in a later part of the session (another file, counted on a worker): the same
+   * as absorb, except that a message's later usage replaces its earlier one, as it does
+   * line by line. Every counter here is a count, a set or a first/last, so this is exact.
+   */
+  merge(later: unknown): boolean {
+    this.fold(later as SessionStats, true);
+    return true;
+  }
+
+  // `other` may be a structured clone (its tables then plain objects): only its own entries are read.
+  private fold(other: SessionStats, later: boolean): void {
+    if (this.harness === null) this.harness = other.harness;
     this.lines += other.lines;
     for (const [k, v] of Object.entries(other.kinds)) bump(this.kinds, k, v);
     for (const f of other.files) if (!this.files.includes(f)) this.files.push(f);
@@ -179,7 +195,7 @@ export class SessionStats {
     for (const [k, v] of Object.entries(other.compactions)) bump(this.compactions, k, v);
     for (const m of other.models) this.models.add(m);
     for (const v of other.versions) this.versions.add(v);
-    for (const [id, e] of other.messages) if (!this.messages.has(id)) this.messages.set(id, e);
+    for (const [id, e] of other.messages) if (later || !this.messages.has(id)) this.messages.set(id, e);
     this.anonymousMessages.push(...other.anonymousMessages);
     for (const [table, from] of [
       [this.unknownLineTypes, other.unknownLineTypes],

@@ -105,7 +105,22 @@ export class CodexSessionStats implements SessionCounter {
 
   /** Fold in the counts of lines read before the session's id was known. */
   absorb(other: SessionCounter): void {
-    if (!(other instanceof CodexSessionStats)) return;
+    if (other instanceof CodexSessionStats) this.fold(other);
+  }
+
+  /**
+   * Take in a later part of the session counted on a worker: exact only into a counter
+   * that has counted nothing, since a response's tokens may be the difference from the
+   * running total before it, and its model the last turn_context's, both in the part before.
+   */
+  merge(later: unknown): boolean {
+    if (this.lines > 0) return false;
+    this.fold(later as CodexSessionStats);
+    return true;
+  }
+
+  // `other` may be a structured clone (its tables then plain objects): only its own entries are read.
+  private fold(other: CodexSessionStats): void {
     this.lines += other.lines;
     for (const [k, v] of Object.entries(other.kinds)) bump(this.kinds, k, v);
     for (const f of other.files) if (!this.files.includes(f)) this.files.push(f);

@@ -16,6 +16,8 @@ export interface Proc {
   stdout: Writable;
   stderr: Writable & { isTTY?: boolean };
   cwd(): string;
+  /** On a worker of runOnWorkers(): hands a value to the main thread, in file order with the output (tx-stats' counters of its file). */
+  send?(value: unknown): void;
 }
 
 /** One input of a tool: a named file, or stdin (src undefined). */
@@ -267,7 +269,7 @@ export function main(tool: Tool): void {
 }
 
 /** A read stream of a file named on the command line; throws, with a message to show, when it cannot be opened or is a directory. */
-function namedFileStream(name: string, part?: FilePart): Readable {
+export function namedFileStream(name: string, part?: FilePart): Readable {
   const fd = openSync(name, 'r');
   if (fstatSync(fd).isDirectory()) {
     closeSync(fd);

@@ -41,7 +41,8 @@ async function runFile(index: number, file: string, part?: FilePart): Promise<vo
       cb();
     },
   });
-  const proc: Proc = { argv: [], env: process.env, stdin: Readable.from([]), stdout, stderr, cwd: () => process.cwd() };
+  const send = (value: unknown) => port.postMessage({ type: 'data', index, value } satisfies FromWorker);
+  const proc: Proc = { argv: [], env: process.env, stdin: Readable.from([]), stdout, stderr, cwd: () => process.cwd(), send };
   const status = await execute(tool, proc, { ...args, _: [file] } as never, part);
   // The tool is done, but pieces it wrote while the credit was spent wait in the stream's
   // buffer, unsent: 'done' must follow them, or the file ends early and they arrive after it.

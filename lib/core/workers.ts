@@ -20,7 +20,11 @@ const CREDIT = 16;
 /** What the main thread sends a worker. */
 export type ToWorker = { type: 'file'; index: number; file: string; part?: FilePart } | { type: 'ack' } | { type: 'stop' };
 /** What a worker sends back. */
-export type FromWorker = { type: 'out'; index: number; chunk: Uint8Array } | { type: 'err'; index: number; text: string } | { type: 'done'; index: number; status: number };
+export type FromWorker =
+  | { type: 'out'; index: number; chunk: Uint8Array }
+  | { type: 'data'; index: number; value: unknown }
+  | { type: 'err'; index: number; text: string }
+  | { type: 'done'; index: number; status: number };
 
 /** Where the tool's definition is: the module that exports it, and its name. */
 export interface ToolRef {
@@ -29,7 +33,8 @@ export interface ToolRef {
 }
 
 interface Held {
-  chunks: { chunk: Uint8Array; worker: Worker }[];
+  /** Output, and values sent (Proc.send), in the order they came. */
+  chunks: ({ chunk: Uint8Array; worker: Worker } | { data: unknown })[];
   /** Messages for stderr, held like stdout so they come in file order as with one thread. */
   errs: string[];
   done: boolean;
@@ -37,9 +42,10 @@ interface Held {
 
 /**
  * Run `files` through the tool on `jobs` workers; stdout in input order through `out`,
- * stderr as it comes. Resolves to the worst exit status of the files.
+ * stderr as it comes, values a worker sends (Proc.send) to `onData` in input order too.
+ * Resolves to the worst exit status of the files.
  */
-export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string[], jobs: number, out: Output, stderr: (text: string) => void, parts?: FilePart[]): Promise<number> {
+export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string[], jobs: number, out: Output, stderr: (text: string) => void, parts?: FilePart[], onData?: (value: unknown) => void): Promise<number> {
   const held = new Map<number, Held>();
   // The parts of one file each say its notes (`…: these are records already`); the file says them once.
   // (Warnings name their line, so no two are alike; the set is bounded all the same.)
@@ -83,6 +89,7 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
       // Only a file given and not yet written can hear from its worker; anything else is a broken promise, not output to drop.
       if (!h || h.done) return fail(new Error(`a worker sent ${m.type} for file ${m.index + 1} after its end`));
       if (m.type === 'out') h.chunks.push({ chunk: m.chunk, worker });
+      else if (m.type === 'data') h.chunks.push({ data: m.value });
       else if (m.type === 'err') {
         if (m.index === next) say(m.text);
         else h.errs.push(m.text);
@@ -107,7 +114,12 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
       const h = held.get(next);
       if (h && h.errs.length > 0) for (const text of h.errs.splice(0)) say(text);
       if (h && h.chunks.length > 0) {
-        const { chunk, worker } = h.chunks.shift()!;
+        const item = h.chunks.shift()!;
+        if ('data' in item) {
+          onData?.(item.data);
+          continue;
+        }
+        const { chunk, worker } = item;
         out.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
         worker.postMessage({ type: 'ack' } satisfies ToWorker);
         await out.flushIfFull();
