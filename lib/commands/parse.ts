@@ -2,6 +2,7 @@
 // The loop is synchronous over each chunk's lines and appends records to one output
 // buffer; it waits only once per chunk (for the output to drain).
 import { closeSync, readSync } from 'node:fs';
+import { reusedChunks } from '../core/file-chunks.js';
 import { isLongPiece, lineBatches, LONG_LINE, type LineItem } from '../core/lines.js';
 import { LongLineRecord, pushRecord } from '../core/records.js';
 import { openRegular } from '../core/regular-file.js';
@@ -38,7 +39,7 @@ async function main(ctx: Context): Promise<void> {
   if (ctx.files.length === 0 && ctx.proc.stdin.isTTY) ctx.files.push((await import('./current-session.js')).currentSessionForTerminal(ctx));
   for await (const input of ctx.inputs()) {
     const source = new SourceParser(ctx, input.src, input.part && input.src !== undefined ? harnessBefore(input.src, input.part.start) : undefined);
-    for await (const batch of lineBatches(input.stream, LONG_LINE, input.part?.linesBefore ?? 0)) {
+    for await (const batch of lineBatches(reusedChunks(input.stream), LONG_LINE, input.part?.linesBefore ?? 0)) {
       source.push(batch);
       await ctx.out.flushIfFull();
     }

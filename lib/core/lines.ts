@@ -136,7 +136,7 @@ export class LineSplitter {
 }
 
 /** Batches of lines from a stream of Buffers, one batch per chunk (batches may be empty); numbered from `linesBefore` + 1. */
-export async function* lineBatches(chunks: AsyncIterable<Buffer | string>, limit = LONG_LINE, linesBefore = 0): AsyncGenerator<LineItem[]> {
+export async function* lineBatches(chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>, limit = LONG_LINE, linesBefore = 0): AsyncGenerator<LineItem[]> {
   const splitter = new LineSplitter(limit, linesBefore);
   for await (const raw of chunks) yield splitter.push(typeof raw === 'string' ? Buffer.from(raw) : raw);
   const last = splitter.end();
