@@ -25,20 +25,24 @@ export function reusedChunks(stream: Readable): AsyncIterable<Buffer> | Iterable
 }
 
 function* fileChunks(stream: ReadStream, fd: number): Generator<Buffer> {
-  // A read stream's `end` is inclusive; none means to the end of the file.
+  // A stream with a start reads from there (a part of a file; its `end` is inclusive);
+  // one without reads on from the descriptor's own offset, as the stream would (stdin
+  // redirected from a file may have been read in part already: `(head -1; tx-parse) < f`).
   const s = stream as ReadStream & { start?: number; end?: number };
-  let pos = s.start ?? 0;
-  const end = s.end === undefined || s.end === Infinity ? Infinity : s.end + 1;
+  let pos: number | null = typeof s.start === 'number' ? s.start : null;
+  const end = typeof s.end === 'number' && s.end !== Infinity ? s.end + 1 : Infinity;
   const buf = Buffer.allocUnsafe(CHUNK);
   try {
-    while (pos < end) {
-      const got = readSync(fd, buf, 0, Math.min(CHUNK, end - pos), pos);
+    for (;;) {
+      const want = pos === null ? CHUNK : Math.min(CHUNK, end - pos);
+      if (want <= 0) break;
+      const got = readSync(fd, buf, 0, want, pos);
       if (got === 0) break;
-      pos += got;
+      if (pos !== null) pos += got;
       yield buf.subarray(0, got);
     }
   } finally {
-    // The stream owns the descriptor: destroying it closes it.
+    // The stream owns the descriptor: destroying it closes it (not stdin's, which it does not own).
     stream.destroy();
   }
 }

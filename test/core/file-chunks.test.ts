@@ -46,3 +46,20 @@ t.test('a stream that is not of a file is given back as it is', async (t) => {
   const p = new PassThrough();
   t.equal(reusedChunks(p), p);
 });
+
+t.test('without a start, reading goes on from the descriptor\'s offset, as the stream would (stdin from a file read in part)', async (t) => {
+  const { openSync, readSync } = await import('node:fs');
+  const fd = openSync(file, 'r');
+  readSync(fd, Buffer.alloc(12345), 0, 12345, null);
+  const { all } = await collect(reusedChunks(createReadStream('', { fd })));
+  t.ok(all.equals(bytes.subarray(12345)), 'the bytes after what was read already');
+});
+
+t.test('tx-parse with stdin a file another program read in part reads the rest', async (t) => {
+  const { spawnSync } = await import('node:child_process');
+  const two = path.join(dir, 'two.jsonl');
+  writeFileSync(two, '{"type":"summary","summary":"one"}\n{"type":"summary","summary":"two"}\n');
+  const { repo } = await import('../helpers.js');
+  const r = spawnSync('sh', ['-c', `(head -c 35 > /dev/null; "${process.execPath}" "${repo('build', 'bin', 'tx-parse.js')}") < "${two}"`], { encoding: 'utf8' });
+  t.equal(r.stdout, '{"harness":"claude-code","n":1,"kind":"summary","line":{"type":"summary","summary":"two"}}\n');
+});
