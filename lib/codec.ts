@@ -1,6 +1,7 @@
 // The surface every harness codec offers (lib/claude-code/, lib/codex/): what the
 // commands may ask of a line, a session or a store without knowing which harness
-// wrote it. Commands reach a codec only through lib/codecs.ts, by `header.harness`.
+// wrote it. Commands reach a codec only through lib/codecs.ts (or, for the members of
+// LineCodec and one tool's own, the partial registries lib/codecs-*.ts), by `header.harness`.
 import type { Stats } from 'node:fs';
 import type { CommonMessage, CommonSession, ArtifactBlock } from './common.js';
 import type { ReadCounter } from './core/file-lines.js';
@@ -45,6 +46,24 @@ export interface Codec {
   /** The envelope markup of this harness's text (tx-escape), or null when it has none. */
   markup: EnvelopeMarkup | null;
 }
+
+/**
+ * The line-level members of a codec: what one parsed line says of itself. The tools
+ * that need a codec only in part (tx-filter, tx-stats, tx-common) load these members
+ * and theirs alone, from the small registries lib/codecs-filter.ts, lib/codecs-stats.ts
+ * and lib/codecs-common.ts; the whole codec (lib/codecs.ts) brings in every converter,
+ * writer and store, most of a start-up.
+ */
+export type LineCodec = Pick<Codec, 'harness' | 'detect' | 'classify' | 'kindReadsText' | 'envelope' | 'sessionFollows'>;
+
+/** The members of a codec tx-filter uses. */
+export type FilterCodec = LineCodec & Pick<Codec, 'strings' | 'question' | 'lineView'>;
+
+/** The members of a codec tx-stats uses. */
+export type StatsCodec = LineCodec & Pick<Codec, 'stats'>;
+
+/** The members of a codec tx-common (and tx-render) use. */
+export type CommonCodec = LineCodec & Pick<Codec, 'toCommon'>;
 
 /** Who wrote a message text: a user turn (typed or injected), the model (text, thinking), or a tool call's input or output. */
 export type TextRole = 'user' | 'assistant' | 'tool';

@@ -1,8 +1,8 @@
 // tx-common: records in, the Common stream out (a session line, then its messages).
 // Each session is converted by its harness's codec, which writes it once its last
 // record has been seen.
-import type { Codec, SessionConverter } from '../codec.js';
-import { codecFor } from '../codecs.js';
+import type { CommonCodec, SessionConverter } from '../codec.js';
+import { commonCodecFor } from '../codecs-common.js';
 import { splitLines } from '../core/lines.js';
 import { readRecordBatches } from '../core/records.js';
 import type { Output } from '../core/output.js';
@@ -69,7 +69,7 @@ export class CommonWriter {
       this.invalid++;
       return undefined;
     }
-    const codec = codecFor(view.header.harness);
+    const codec = commonCodecFor(view.header.harness);
     if (!codec.toCommon) {
       this.unconverted.set(codec.harness, (this.unconverted.get(codec.harness) ?? 0) + 1);
       return undefined;
@@ -119,7 +119,7 @@ export class CommonWriter {
     await this.finish();
   }
 
-  private open(src: string | undefined, codec: Codec): OpenSession {
+  private open(src: string | undefined, codec: CommonCodec): OpenSession {
     const options = { src, active: this.ctx.args.active === true, sidechains: this.ctx.args.sidechains === true };
     this.session = { src, harness: codec.harness, conv: codec.toCommon!(options) };
     return this.session;

@@ -4,8 +4,8 @@
 // narrow every question (AND). tx-filter(1) is the reference.
 import { readRecordBatches, type LongAction, type RecordStreamItem } from '../core/records.js';
 import { UsageError, type Context, type Tool } from '../core/run.js';
-import { QUESTION_FLAGS, type Codec, type Question, type QuestionFlag, type QuestionOptions, type View } from '../codec.js';
-import { codecFor } from '../codecs.js';
+import { QUESTION_FLAGS, type FilterCodec, type Question, type QuestionFlag, type QuestionOptions, type View } from '../codec.js';
+import { filterCodecFor } from '../codecs-filter.js';
 import { KINDS, type Harness, type Kind, type RecordHeader, type RecordView } from '../record.js';
 import { stringifyJson } from '../core/json-text.js';
 
@@ -101,7 +101,7 @@ function readFilters(args: Record<string, unknown>): Filters {
   return f;
 }
 
-function passesLineFilters(f: Filters, codec: Codec, line: any, session: string | null): boolean {
+function passesLineFilters(f: Filters, codec: FilterCodec, line: any, session: string | null): boolean {
   if (!line || typeof line !== 'object') return false;
   if (f.types && !f.types.has(line.type)) return false;
   const envelope = codec.envelope(line);
@@ -150,7 +150,7 @@ class Questions {
   of(harness: Harness): Question[] {
     let qs = this.byHarness.get(harness);
     if (qs) return qs;
-    const codec = codecFor(harness);
+    const codec = filterCodecFor(harness);
     qs = [];
     for (const flag of this.flags) {
       const q = codec.question(flag, this.options);
@@ -209,7 +209,7 @@ async function main(ctx: Context): Promise<void> {
       ctx.warn(item, 'not a record, skipped');
       return;
     }
-    const codec = codecFor(rec.header.harness);
+    const codec = filterCodecFor(rec.header.harness);
     const want = wanted(codec.harness);
     const asked = flags.length > 0 ? questions.of(codec.harness) : [];
     let selected = want === null || want.has(rec.header.kind);
@@ -249,7 +249,7 @@ async function main(ctx: Context): Promise<void> {
 }
 
 /** The session a record's line names, or null (also when the line is not JSON: that is reported where it is used). */
-function namedSession(codec: Codec, rec: RecordView): string | null {
+function namedSession(codec: FilterCodec, rec: RecordView): string | null {
   try {
     return codec.envelope(rec.value()).session;
   } catch {

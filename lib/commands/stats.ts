@@ -8,7 +8,7 @@ import { splitLines } from '../core/lines.js';
 import { readRecordBatches, type RecordStreamItem } from '../core/records.js';
 import { namedFileStream, UsageError, type Context, type Tool } from '../core/run.js';
 import type { SessionCounter } from '../codec.js';
-import { codecFor } from '../codecs.js';
+import { statsCodecFor } from '../codecs-stats.js';
 import { parsePhysicalLine } from '../parse-line.js';
 import type { Harness } from '../record.js';
 
@@ -81,7 +81,7 @@ class Gathered {
         rec.header.kind = 'invalid';
       }
     }
-    const codec = codecFor(rec.header.harness);
+    const codec = statsCodecFor(rec.header.harness);
     const id = line === undefined ? null : codec.envelope(line).session;
     // Sessions (and files' leading lines) of different harnesses never share counters.
     const file = `${codec.harness}\0${rec.header.src ?? '-'}`;
@@ -139,7 +139,7 @@ class Gathered {
     const counters = new Map<string, SessionCounter>();
     for (const s of part.sessions) {
       let counter = this.sessions.get(s.key);
-      if (!counter) this.sessions.set(s.key, (counter = codecFor(s.harness).stats(s.id)));
+      if (!counter) this.sessions.set(s.key, (counter = statsCodecFor(s.harness).stats(s.id)));
       if (!counter.merge(s.counter)) {
         this.mismatch = true;
         return;
@@ -148,7 +148,7 @@ class Gathered {
       this.addSources(counter, s.harness, s.id, s.files);
     }
     for (const b of part.byFile) {
-      const counter = codecFor(b.harness).stats(null);
+      const counter = statsCodecFor(b.harness).stats(null);
       counter.merge(b.counter);
       this.byFile.set(b.file, counter);
       this.addSources(counter, b.harness, null, b.files);
@@ -249,11 +249,12 @@ function quietly(ctx: Context): Context {
  * or beside another file of the session) is not counted again.
  */
 async function subagentTotals(harness: Harness, id: string | null, files: string[], read: Set<string>): Promise<Record<string, unknown>> {
-  const codec = codecFor(harness);
-  const counter = codec.stats(id);
+  const counter = statsCodecFor(harness).stats(id);
+  // The store is found through the whole codec, loaded only here (--subagents).
+  const { store } = (await import('../codecs.js')).codecFor(harness);
   let transcripts = 0;
   for (const main of files) {
-    for (const file of codec.store?.subagentFiles(main) ?? []) {
+    for (const file of store?.subagentFiles(main) ?? []) {
       if (read.has(file)) continue;
       read.add(file);
       transcripts++;

@@ -1,0 +1,7 @@
+// The members of the Claude Code codec tx-stats uses (StatsCodec).
+import type { StatsCodec } from '../codec.js';
+import { claudeLineCodec } from './codec-line.js';
+import { SessionStats } from './session-stats.js';
+
+/** The Claude Code codec as tx-stats uses it. */
+export const claudeStatsCodec: StatsCodec = { ...claudeLineCodec, stats: (id) => new SessionStats(id) };
