@@ -3,7 +3,7 @@
 // buffer; it waits only once per chunk (for the output to drain).
 import { closeSync, readSync } from 'node:fs';
 import { reusedChunks } from '../core/file-chunks.js';
-import { isLongPiece, lineBatches, LONG_LINE, type LineItem } from '../core/lines.js';
+import { isLongPiece, lineBatches, LONG_LINE, physicalLine, type LineItem } from '../core/lines.js';
 import { LongLineRecord, pushRecord } from '../core/records.js';
 import { openRegular } from '../core/regular-file.js';
 import type { Context, Tool } from '../core/run.js';
@@ -109,12 +109,8 @@ function lineStartBefore(fd: number, pos: number): number {
  */
 function lineHarness(raw: Buffer, first: boolean): Harness | null {
   if (raw.length > LONG_LINE) return null;
-  let line = raw;
-  const crlf = line.length > 0 && line[line.length - 1] === 0x0d;
-  if (crlf) line = line.subarray(0, line.length - 1);
-  const bom = first && line.length >= 3 && line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf;
-  if (bom) line = line.subarray(3);
-  const physical = { n: first ? 1 : 2, bytes: line, crlf, eol: true, bom };
+  // Numbered 1 only for the file's first line, where a BOM may stand; the number is not reported.
+  const physical = physicalLine(raw, first ? 1 : 2, true);
   const asIf = (previous: Harness) => {
     const records = parsePhysicalLine(physical, undefined, previous, true).filter((r) => r.header.kind !== 'invalid' && !r.isRecord);
     return records.length > 0 ? records[records.length - 1].header.harness : null;

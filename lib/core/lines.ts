@@ -53,7 +53,8 @@ function longLineLimit(): number {
 const LF = 0x0a;
 const CR = 0x0d;
 
-function finish(bytes: Buffer, n: number, eol: boolean): PhysicalLine {
+/** Line `n` from its bytes without the newline (`eol`: a newline ended it): a BOM on line 1 and a CR before the newline come off. */
+export function physicalLine(bytes: Buffer, n: number, eol: boolean): PhysicalLine {
   let bom = false;
   if (n === 1 && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
     bytes = bytes.subarray(3);
@@ -99,7 +100,7 @@ export class LineSplitter {
           this.pendingLength = 0;
         }
         if (bytes.length > this.limit) out.push({ n: ++this.n, bytes, first: true, last: true, eol: true });
-        else out.push(finish(bytes, ++this.n, true));
+        else out.push(physicalLine(bytes, ++this.n, true));
       }
       start = nl + 1;
     }
@@ -131,7 +132,7 @@ export class LineSplitter {
     const bytes = Buffer.concat(this.pending, this.pendingLength);
     this.pending = [];
     this.pendingLength = 0;
-    return [finish(bytes, ++this.n, false)];
+    return [physicalLine(bytes, ++this.n, false)];
   }
 }
 
