@@ -26,7 +26,8 @@ tx-native --install), install it there, and print the command that resumes it.
 
   --with H           the client to continue in: claude-code or codex
   --exec             run the command (in the session's directory, on this terminal)
-  --from-compaction  start from the session's latest compaction
+  --from-compaction  start from the session's latest compaction (always done:
+                     the conversion reads what tx-common --active gives)
   --session-id ID    the id of the copy (default: the session's own); "new" for a
                      fresh one
   --config-dir DIR   Claude Code's config dir (default $CLAUDE_CONFIG_DIR, else ~/.claude)

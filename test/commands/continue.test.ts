@@ -59,6 +59,24 @@ t.test('a Claude Code session is installed in Codex as a rollout, and the comman
   t.equal(JSON.parse(readFileSync(rollouts[0], 'utf8').split('\n')[0]).type, 'session_meta', 'a rollout');
 });
 
+t.test('--from-compaction changes nothing: the conversion reads the active conversation, which starts at the latest compaction', async (t) => {
+  // A recorded Codex session with a compaction, continued in Claude Code with and without the flag.
+  const source = repo('fixtures', 'recorded-codex', 'compaction');
+  const dir = scratch(t);
+  const copies: Buffer[] = [];
+  for (const flag of [[], ['--from-compaction']]) {
+    const claude = path.join(dir, `claude${flag.length}`);
+    const r = await runBin('tx-continue', ['01a22f96-1373', '--with', 'claude-code', '--codex-home', source, '--config-dir', claude, ...flag], '', env(dir));
+    t.equal(r.status, 0, r.stderr);
+    const files = filesUnder(path.join(claude, 'projects')).filter((f) => f.endsWith('.jsonl'));
+    t.equal(files.length, 1, `one session installed ${flag.join(' ') || 'without the flag'}`);
+    copies.push(readFileSync(files[0]));
+  }
+  t.ok(copies[0].length > 0, 'a session was written');
+  t.ok(copies[0].includes('compact_boundary'), 'the copy starts at the compaction, marked as Claude Code marks one');
+  t.same(copies[1], copies[0], 'the same bytes with the flag');
+});
+
 t.test('a session that is already the named client\'s is not converted: its own command is printed', async (t) => {
   const dir = scratch(t);
   const r = await runBin('tx-continue', [CLAUDE_ID, '--with', 'claude-code', '--config-dir', CLAUDE_PLAIN], '', env(dir));
