@@ -4,12 +4,13 @@
 //
 //   npm run bench                      200 MB corpus, 2 MB-line corpus, start-up, 2 GB store
 //   node bench/run.mjs --mb 50 --runs 3 --big 20 --store-mb 0
+//   node bench/run.mjs --only startup        some sections only: corpus, big, startup, store
 //
 // Rows: tx-parse alone (on one thread, and cut into parts on --jobs workers)
 // and piped into tx-native, tx-common and tx-stats (against `jq -c .`); the
 // human-prompt question (tx-filter against the session-store guide's jq recipe), on the
 // file, on one stream and with --jobs over the corpus cut into files; a corpus of
-// 2 MB lines; start-up (--version against bare node); and a store of --sessions files
+// 2 MB lines; start-up (--version, and each tool on empty input, against bare node); and a store of --sessions files
 // (--store-mb MB) read by `tx-parse --jobs` against GNU parallel running `jq -c .`
 // (skipped with a message when parallel is missing and cannot be installed).
 // NODE_EXTRA_CA_CERTS is unset for the measured commands (see below; --keep-ca-certs).
@@ -150,6 +151,7 @@ function bigRows(file) {
 
 function startup() {
   const n = 20;
+  writeFileSync(join(out, 'empty.mjs'), 'export {};\n');
   const time = (cmd) => {
     const rs = [];
     for (let i = 0; i < n; i++) {
@@ -161,9 +163,13 @@ function startup() {
   };
   const bare = time(`node -e 0`);
   console.log(`\nstart-up, median of ${n}: bare node ${bare.toFixed(1)} ms`);
+  const row = (label, ms) => console.log(`${label.padEnd(36)} ${ms.toFixed(1).padStart(7)} ms  (+${(ms - bare).toFixed(1)} ms)`);
+  row('node running an empty ES module', time(`node ${join(out, 'empty.mjs')}`));
+  for (const tool of ['tx-parse', 'tx-filter', 'tx-stats', 'tx-common', 'tx-native']) row(`${tool} --version`, time(`${bin(tool)} --version`));
+  // --version loads none of a tool's modules; an empty input loads all it reads with.
+  const questions = { 'tx-filter': ' --human-prompts' };
   for (const tool of ['tx-parse', 'tx-filter', 'tx-stats', 'tx-common', 'tx-native']) {
-    const ms = time(`${bin(tool)} --version`);
-    console.log(`${`${tool} --version`.padEnd(24)} ${ms.toFixed(1).padStart(7)} ms  (+${(ms - bare).toFixed(1)} ms)`);
+    row(`${tool}${questions[tool] ?? ''} < /dev/null`, time(`${bin(tool)}${questions[tool] ?? ''} < /dev/null`));
   }
 }
 
@@ -195,7 +201,10 @@ async function storeRows() {
   table(`store: ${args.sessions} sessions, ${mb.toFixed(0)} MB, one run each, ${cores} cores, load average ${loadavg()[0].toFixed(1)}`, mb, rows);
 }
 
-corpusRows(corpus(`c${args.mb}`, `--mb ${args.mb} --seed 1`));
-if (args.big > 0) bigRows(corpus(`c${Math.round(args.mb / 4)}-big${args.big}x2MB`, `--mb ${Math.round(args.mb / 4)} --seed 2 --big ${args.big} --big-bytes 2000000`));
-startup();
-await storeRows();
+// --only SECTION[,SECTION] runs some of: corpus, big, startup, store.
+const only = args.only === undefined ? null : new Set(String(args.only).split(','));
+const runs = (section) => only === null || only.has(section);
+if (runs('corpus')) corpusRows(corpus(`c${args.mb}`, `--mb ${args.mb} --seed 1`));
+if (runs('big') && args.big > 0) bigRows(corpus(`c${Math.round(args.mb / 4)}-big${args.big}x2MB`, `--mb ${Math.round(args.mb / 4)} --seed 2 --big ${args.big} --big-bytes 2000000`));
+if (runs('startup')) startup();
+if (runs('store')) await storeRows();
