@@ -10,9 +10,10 @@
 // and piped into tx-native, tx-common and tx-stats (against `jq -c .`); the
 // human-prompt question (tx-filter against the session-store guide's jq recipe), on the
 // file, on one stream and with --jobs over the corpus cut into files; a corpus of
-// 2 MB lines; start-up (--version, and each tool on empty input, against bare node); and a store of --sessions files
-// (--store-mb MB) read by `tx-parse --jobs` against GNU parallel running `jq -c .`
-// (skipped with a message when parallel is missing and cannot be installed).
+// 2 MB lines; start-up (--version, and each tool on empty input, against bare node);
+// and a store of --sessions files (--store-mb MB) read by `tx-parse --jobs` against GNU
+// parallel running `jq -c .` (skipped with a message when parallel is missing and cannot
+// be installed).
 // NODE_EXTRA_CA_CERTS is unset for the measured commands (see below; --keep-ca-certs).
 // The corpus generator lives beside the repository (../shared/bench/gen-corpus.mjs) or
 // is named with --gen. Corpora are cached in bench/out/.

@@ -203,11 +203,13 @@ async function main(ctx: Context): Promise<void | number> {
     ctx.proc.send((await gather(ctx)).part());
     return;
   }
-  if (isMainThread && ctx.files.length > 1 && !ctx.files.includes('-')) {
+  const several = isMainThread && ctx.files.length > 1 && !ctx.files.includes('-');
+  // --jobs is checked whenever it is given, used only with several files.
+  if (several || ctx.args.jobs !== undefined) {
     const { jobsWanted, runOnWorkers } = await import('../core/workers.js');
     const jobs = await jobsWanted(ctx.args.jobs);
     if (typeof jobs === 'string') throw new UsageError(jobs);
-    if (jobs > 1) {
+    if (several && jobs > 1) {
       const gathered = new Gathered();
       const ref = { url: import.meta.url, name: 'tx-stats' };
       const status = await runOnWorkers(ref, ctx.args, ctx.files, jobs, ctx.out, (text) => ctx.proc.stderr.write(text), undefined, (part) => gathered.take(part as Part));
@@ -215,10 +217,6 @@ async function main(ctx: Context): Promise<void | number> {
       await (gathered.mismatch ? await gather(quietly(ctx)) : gathered).write(ctx);
       return status;
     }
-  } else if (ctx.args.jobs !== undefined) {
-    const { jobsWanted } = await import('../core/workers.js');
-    const jobs = await jobsWanted(ctx.args.jobs);
-    if (typeof jobs === 'string') throw new UsageError(jobs);
   }
   await (await gather(ctx)).write(ctx);
 }
