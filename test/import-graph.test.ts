@@ -23,7 +23,7 @@ function importsOf(file: string): string[] {
 
 const STATIC_IMPORT = /^\s*(?:import|export)\s+(?!type\b)[^'"]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm;
 
-/** The modules loaded when `file` is (static imports, followed; `import type` and import() left out), as .ts paths. */
+/** The modules loaded when `file` is (static imports, followed; `import type` and import() left out), as .ts and .cts paths. */
 function loadedWith(file: string): Set<string> {
   const seen = new Set<string>([path.relative(repo(), file)]);
   const todo = [file];
@@ -32,7 +32,7 @@ function loadedWith(file: string): Set<string> {
     for (const m of readFileSync(from, 'utf8').matchAll(STATIC_IMPORT)) {
       const spec = m[1] ?? m[2];
       if (!spec.startsWith('.')) continue;
-      const ts = path.resolve(path.dirname(from), spec).replace(/\.js$/, '.ts');
+      const ts = path.resolve(path.dirname(from), spec).replace(/\.js$/, '.ts').replace(/\.cjs$/, '.cts');
       const rel = path.relative(repo(), ts);
       if (!seen.has(rel)) {
         seen.add(rel);
@@ -45,7 +45,7 @@ function loadedWith(file: string): Set<string> {
 
 function sources(dir: string): string[] {
   return readdirSync(repo(dir))
-    .filter((f) => f.endsWith('.ts'))
+    .filter((f) => /\.c?ts$/.test(f))
     .map((f) => repo(dir, f));
 }
 

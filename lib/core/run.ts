@@ -6,7 +6,7 @@ import minimist from 'minimist';
 import type { FilePart } from './file-parts.js';
 import { inputFiles } from './input-files.js';
 import { BrokenPipe, Output } from './output.js';
-import { version } from './start.js';
+import { version } from './start.cjs';
 
 /** The parts of `process` a tool uses, so a test can pass its own. */
 export interface Proc {

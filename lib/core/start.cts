@@ -1,14 +1,15 @@
-// Where every bin starts. `--version` is answered before the tool's modules are
-// loaded: they are most of a start-up (the codec registry brings in every harness,
-// stream-json, fzstd), and a version needs none of them. Anything else loads the
-// tool and runs it (run.ts).
+// Where every bin starts. The bins are CommonJS (bin/package.json says so): node
+// reaches their first line without starting its ES module loader, so `--version`,
+// answered here before anything else loads, costs little more than node itself.
+// Anything else imports the tool (ES modules, from here on) and runs it (run.ts).
 import { readFileSync } from 'node:fs';
-import type { Tool } from './run.js';
+import path from 'node:path';
+import type { Tool } from './run.js' with { 'resolution-mode': 'import' };
 
 /** The package's version, or "unknown" when package.json cannot be read. */
 export function version(): string {
   try {
-    return JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version;
+    return JSON.parse(readFileSync(path.join(__dirname, '../../../package.json'), 'utf8')).version;
   } catch {
     return 'unknown';
   }
