@@ -14,11 +14,11 @@ import type { Output } from './output.js';
  */
 const YOUNG_MB = 4;
 
-/** A piece of output a worker may send before waiting for the first to be written. */
-const CREDIT = 16;
+/** The batches of output (1 MB each) a worker may send before waiting for the first to be written. */
+const CREDIT = 4;
 
 /** What the main thread sends a worker. */
-export type ToWorker = { type: 'file'; index: number; file: string; part?: FilePart } | { type: 'ack' } | { type: 'stop' };
+export type ToWorker = { type: 'file'; index: number; file: string; part?: FilePart } | { type: 'ack'; batch?: ArrayBuffer } | { type: 'stop' };
 /** What a worker sends back. */
 export type FromWorker =
   | { type: 'out'; index: number; chunk: Uint8Array }
@@ -121,7 +121,9 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
         }
         const { chunk, worker } = item;
         out.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        worker.postMessage({ type: 'ack' } satisfies ToWorker);
+        // Copied: the batch goes back to be filled again (a worker's batches are whole buffers of their own).
+        if (chunk.byteOffset === 0) worker.postMessage({ type: 'ack', batch: chunk.buffer as ArrayBuffer } satisfies ToWorker, [chunk.buffer as ArrayBuffer]);
+        else worker.postMessage({ type: 'ack' } satisfies ToWorker);
         await out.flushIfFull();
         continue;
       }
