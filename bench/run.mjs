@@ -153,25 +153,27 @@ function bigRows(file) {
 function startup() {
   const n = 20;
   writeFileSync(join(out, 'empty.mjs'), 'export {};\n');
-  const time = (cmd) => {
-    const rs = [];
-    for (let i = 0; i < n; i++) {
-      const t0 = process.hrtime.bigint();
-      spawnSync('bash', ['-c', cmd], { stdio: 'ignore' });
-      rs.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    }
-    return median(rs);
-  };
-  const bare = time(`node -e 0`);
-  console.log(`\nstart-up, median of ${n}: bare node ${bare.toFixed(1)} ms`);
-  const row = (label, ms) => console.log(`${label.padEnd(36)} ${ms.toFixed(1).padStart(7)} ms  (+${(ms - bare).toFixed(1)} ms)`);
-  row('node running an empty ES module', time(`node ${join(out, 'empty.mjs')}`));
-  for (const tool of ['tx-parse', 'tx-filter', 'tx-stats', 'tx-common', 'tx-native']) row(`${tool} --version`, time(`${bin(tool)} --version`));
   // --version loads none of a tool's modules; an empty input loads all it reads with.
   const questions = { 'tx-filter': ' --human-prompts' };
-  for (const tool of ['tx-parse', 'tx-filter', 'tx-stats', 'tx-common', 'tx-native']) {
-    row(`${tool}${questions[tool] ?? ''} < /dev/null`, time(`${bin(tool)}${questions[tool] ?? ''} < /dev/null`));
+  const tools = ['tx-parse', 'tx-filter', 'tx-stats', 'tx-common', 'tx-native'];
+  const cases = [
+    ['bare node', 'node -e 0'],
+    ['node running an empty ES module', `node ${join(out, 'empty.mjs')}`],
+    ...tools.map((tool) => [`${tool} --version`, `${bin(tool)} --version`]),
+    ...tools.map((tool) => [`${tool}${questions[tool] ?? ''} < /dev/null`, `${bin(tool)}${questions[tool] ?? ''} < /dev/null`]),
+  ];
+  // Round after round of every command, so that a slower minute of the machine weighs on all alike.
+  const times = cases.map(() => []);
+  for (let i = 0; i < n; i++) {
+    cases.forEach(([, cmd], k) => {
+      const t0 = process.hrtime.bigint();
+      spawnSync('bash', ['-c', cmd], { stdio: 'ignore' });
+      times[k].push(Number(process.hrtime.bigint() - t0) / 1e6);
+    });
   }
+  const [bare, ...rest] = times.map(median);
+  console.log(`\nstart-up, median of ${n} rounds: bare node ${bare.toFixed(1)} ms`);
+  rest.forEach((ms, k) => console.log(`${cases[k + 1][0].padEnd(36)} ${ms.toFixed(1).padStart(7)} ms  (+${(ms - bare).toFixed(1)} ms)`));
 }
 
 async function storeRows() {
