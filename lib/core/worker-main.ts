@@ -22,10 +22,11 @@ async function findTool(): Promise<Tool> {
 const toolReady = findTool();
 
 /**
- * Output goes to the main thread in batches of this size: one message per 64 KB piece
- * cost about 0.1 ms each, a fifth of a worker's time on a store; a batch costs a copy.
+ * Output goes to the main thread in batches of this size, a quarter of the messages of
+ * one per 64 KB piece, at the cost of a copy into the batch (on 1,000 files, 200 MB,
+ * --jobs 2: 3.0 s of CPU against 3.2 s, about as much memory).
  */
-const BATCH = 1024 * 1024;
+const BATCH = 256 * 1024;
 /** Batches the main thread has copied and given back, to fill again. */
 const spare: Buffer[] = [];
 

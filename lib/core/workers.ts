@@ -14,7 +14,7 @@ import type { Output } from './output.js';
  */
 const YOUNG_MB = 4;
 
-/** The batches of output (1 MB each) a worker may send before waiting for the first to be written. */
+/** The batches of output (256 KB each) a worker may send before waiting for the first to be written. */
 const CREDIT = 4;
 
 /** What the main thread sends a worker. */

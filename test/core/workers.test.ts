@@ -112,11 +112,11 @@ t.test('--jobs: a reader that goes away ends the run quietly (exit 0, nothing on
 
 t.test('a worker ahead of the output by more than its credit sends every piece before it says the file is done', async (t) => {
   // "a" is written slowly (64 KB pieces into a stdout taking 5 ms each) while the second
-  // worker runs "b": a's worker sends 1 MB batches and waits for credit after 4. The rest
+  // worker runs "b": a's worker sends 256 KB batches and waits for credit after 4. The rest
   // of "a", down to its last partial batch (sent when the stream ends), must reach the
   // output before "c", not after "b" was closed. (That 'done' waits for the stream's end
   // is proven by the 300-file runs below, whose last pieces are short.)
-  const specs = ['a:120:65536', 'b:40:100', 'c:3:100', 'd:40:100', 'e:1:10', 'f:0:0'];
+  const specs = ['a:40:65536', 'b:40:100', 'c:3:100', 'd:40:100', 'e:1:10', 'f:0:0'];
   const r = await runPieces(specs, 5);
   t.equal(r.status, 0);
   t.equal(r.stdout, specs.flatMap(piecesOf).join(''), 'every piece, in file order');
