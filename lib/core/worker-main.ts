@@ -1,5 +1,5 @@
 // A worker thread of runOnWorkers(): runs the tool on one file at a time, as if that
-// file were the only one named, and sends its stdout back in pieces, waiting for the
+// file were the only one named, and sends its stdout back in batches, waiting for the
 // main thread to take them (credit) so that it never runs far ahead.
 import { Readable, Writable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -77,7 +77,8 @@ async function runFile(index: number, file: string, part?: FilePart): Promise<vo
   const proc: Proc = { argv: [], env: process.env, stdin: Readable.from([]), stdout, stderr, cwd: () => process.cwd(), send };
   const status = await execute(tool, proc, { ...args, _: [file] } as never, part);
   // The tool is done, but pieces it wrote while the credit was spent wait in the stream's
-  // buffer, unsent: 'done' must follow them, or the file ends early and they arrive after it.
+  // buffer, unsent, and the last batch is sent when the stream ends: 'done' must follow
+  // them, or the file ends early and they arrive after it.
   await new Promise<void>((resolve) => stdout.end(resolve));
   port.postMessage({ type: 'done', index, status } satisfies FromWorker);
 }

@@ -1,7 +1,7 @@
 // Many files on all cores: each file is run through the tool in a worker thread, as if
 // it were the only file named, and the outputs are written in the order the files were
-// named. A worker may run ahead of the file being written by a few pieces only (it waits
-// for each piece to be taken), so memory stays flat however large the files are.
+// named. A worker may run ahead of the file being written by a few batches only (it waits
+// for them to be taken), so memory stays flat however large the files are.
 import { Worker } from 'node:worker_threads';
 import type { ParsedArgs } from 'minimist';
 import type { FilePart } from './file-parts.js';
