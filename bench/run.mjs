@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Throughput and peak memory of the txcript stages on a generated corpus, as ratios
-// against `cat` and `jq` measured on the same file in the same run (medians of --runs).
+// against `cat` and `jq` measured on the same file in the same run (medians of --runs
+// rounds, each round running every row once).
 //
 //   npm run bench                      200 MB corpus, 2 MB-line corpus, start-up, 2 GB store
 //   node bench/run.mjs --mb 50 --runs 3 --big 20 --store-mb 0
@@ -83,11 +84,21 @@ function measure(pipelineText) {
   return { secs, cpu, rssKB: rss };
 }
 
-/** Median wall time, median CPU time and largest RSS of `runs` runs. */
-function timed(cmd, runs = args.runs) {
-  const rs = [];
-  for (let i = 0; i < runs; i++) rs.push(measure(cmd));
-  return { secs: median(rs.map((r) => r.secs)), cpu: median(rs.map((r) => r.cpu)), rssMB: Math.max(...rs.map((r) => r.rssKB)) / 1024 };
+/**
+ * Median wall time, median CPU time and largest RSS of each command over `runs` rounds.
+ * A round runs every command once, so that a slower minute of the machine weighs on a
+ * row and on the row it is compared with alike.
+ */
+function timedRounds(cmds, runs = args.runs) {
+  const rs = cmds.map(() => []);
+  for (let i = 0; i < runs; i++) cmds.forEach((cmd, k) => rs[k].push(measure(cmd)));
+  return rs.map((r) => ({ secs: median(r.map((x) => x.secs)), cpu: median(r.map((x) => x.cpu)), rssMB: Math.max(...r.map((x) => x.rssKB)) / 1024 }));
+}
+
+/** The rows of a table: each case timed in rounds with the others. */
+function rowsOf(cases, runs, withRef = true) {
+  const times = timedRounds(cases.map(([, cmd]) => cmd), runs);
+  return cases.map(([name, , against], k) => ({ name, against: withRef ? against : undefined, ...times[k] }));
 }
 
 // The session-store guide's human-prompt recipe, as a filter (-c, no formatting of the output).
@@ -134,8 +145,8 @@ function corpusRows(file) {
         ]
       : []),
   ];
-  const rows = cases.map(([name, cmd, against]) => ({ name, against: jq ? against : undefined, ...timed(cmd) }));
-  table(`${file.replace(root + '/', '')}: ${mb.toFixed(1)} MB, medians of ${args.runs}, load average ${loadavg()[0].toFixed(1)}`, mb, rows);
+  const rows = rowsOf(cases, args.runs, jq);
+  table(`${file.replace(root + '/', '')}: ${mb.toFixed(1)} MB, medians of ${args.runs} rounds, load average ${loadavg()[0].toFixed(1)}`, mb, rows);
 }
 
 function bigRows(file) {
@@ -146,8 +157,8 @@ function bigRows(file) {
     ['tx-parse', `${bin('tx-parse')} "${file}"`, 'jq -c .'],
     ['tx-parse | tx-native', `${bin('tx-parse')} "${file}" | ${bin('tx-native')}`, 'jq -c .'],
   ];
-  const rows = cases.map(([name, cmd, against]) => ({ name, against, ...timed(cmd) }));
-  table(`${file.replace(root + '/', '')} (2 MB lines): ${mb.toFixed(1)} MB, medians of ${args.runs}`, mb, rows);
+  const rows = rowsOf(cases, args.runs);
+  table(`${file.replace(root + '/', '')} (2 MB lines): ${mb.toFixed(1)} MB, medians of ${args.runs} rounds`, mb, rows);
 }
 
 function startup() {
@@ -200,7 +211,7 @@ async function storeRows() {
     ['xargs tx-parse --jobs 1', `xargs -a "${list}" ${bin('tx-parse')} --jobs 1`, has('parallel') && has('jq') ? `parallel -j${cores} -X jq -c .` : 'xargs jq -c .'],
   ];
   if (!has('parallel')) console.log('\n(GNU parallel is not installed and could not be: its row is left out)');
-  const rows = cases.map(([name, cmd, against]) => ({ name, against, ...timed(cmd, 1) }));
+  const rows = rowsOf(cases, 1);
   table(`store: ${args.sessions} sessions, ${mb.toFixed(0)} MB, one run each, ${cores} cores, load average ${loadavg()[0].toFixed(1)}`, mb, rows);
 }
 
