@@ -1,12 +1,18 @@
 // run(): what every bin shares. Options, --help, --version, error messages of the
 // form `tx-NAME: FILE:LINE: message`, exit status, inputs, and the quiet EPIPE stop.
 import { closeSync, createReadStream, fstatSync, openSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Readable, Writable } from 'node:stream';
-import minimist from 'minimist';
+import type Minimist from 'minimist';
 import type { FilePart } from './file-parts.js';
 import { inputFiles } from './input-files.js';
 import { BrokenPipe, Output } from './output.js';
-import { version } from './start.cjs';
+
+// minimist and start.cjs are CommonJS: required, they load in about 1.5 ms; imported,
+// node first scans their source for named exports, some 6 ms more on every start.
+const require = createRequire(import.meta.url);
+const minimist: typeof Minimist = require('minimist');
+const { version }: typeof import('./start.cjs') = require('./start.cjs');
 
 /** The parts of `process` a tool uses, so a test can pass its own. */
 export interface Proc {
@@ -31,7 +37,7 @@ export interface Input {
 /** What a tool's main function gets. */
 export interface Context {
   name: string;
-  args: minimist.ParsedArgs;
+  args: Minimist.ParsedArgs;
   /** Positional arguments. */
   files: string[];
   proc: Proc;
@@ -60,9 +66,9 @@ export interface Tool {
    * With `parts`, each line is independent too: one large file is cut at line
    * boundaries and its parts read on workers (the tool reads `Input.part`).
    */
-  parallel?: { url: string; when?(args: minimist.ParsedArgs): boolean; parts?: boolean };
+  parallel?: { url: string; when?(args: Minimist.ParsedArgs): boolean; parts?: boolean };
   /** A directory named stands for its `*.jsonl` files in name order (else opening it says it is not a regular file); a function says with which options. */
-  directories?: boolean | ((args: minimist.ParsedArgs) => boolean);
+  directories?: boolean | ((args: Minimist.ParsedArgs) => boolean);
 }
 
 /** An error in how the tool was called: exit status 2. */
@@ -143,7 +149,7 @@ export async function run(tool: Tool, proc: Proc): Promise<number> {
 }
 
 /** Run a tool on its files: on workers when it can and several are named, else in this thread. */
-async function runFiles(tool: Tool, proc: Proc, args: minimist.ParsedArgs, files: string[]): Promise<number> {
+async function runFiles(tool: Tool, proc: Proc, args: Minimist.ParsedArgs, files: string[]): Promise<number> {
   const say = (text: string) => proc.stderr.write(`${tool.name}: ${text}\n`);
   // One file is cut only when --jobs asks for workers: cutting costs about twice the CPU
   // (each worker compiles the tool's code and collects its garbage on its own), which
@@ -185,7 +191,7 @@ async function runFiles(tool: Tool, proc: Proc, args: minimist.ParsedArgs, files
 }
 
 /** Run a tool whose options are parsed: its main, then the exit status. */
-export async function execute(tool: Tool, proc: Proc, args: minimist.ParsedArgs, part?: FilePart): Promise<number> {
+export async function execute(tool: Tool, proc: Proc, args: Minimist.ParsedArgs, part?: FilePart): Promise<number> {
   const say = (text: string) => proc.stderr.write(`${tool.name}: ${text}\n`);
   let problems = 0;
   let unreadable = 0;
