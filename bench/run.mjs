@@ -85,14 +85,19 @@ function measure(pipelineText) {
 }
 
 /**
- * Median wall time, median CPU time and largest RSS of each command over `runs` rounds.
- * A round runs every command once, so that a slower minute of the machine weighs on a
- * row and on the row it is compared with alike.
+ * What `time` gives for each command, over `runs` rounds. A round runs every command
+ * once, so that a slower minute of the machine weighs on a row and on the row it is
+ * compared with alike.
  */
-function timedRounds(cmds, runs = args.runs) {
+function inRounds(cmds, runs, time) {
   const rs = cmds.map(() => []);
-  for (let i = 0; i < runs; i++) cmds.forEach((cmd, k) => rs[k].push(measure(cmd)));
-  return rs.map((r) => ({ secs: median(r.map((x) => x.secs)), cpu: median(r.map((x) => x.cpu)), rssMB: Math.max(...r.map((x) => x.rssKB)) / 1024 }));
+  for (let i = 0; i < runs; i++) cmds.forEach((cmd, k) => rs[k].push(time(cmd)));
+  return rs;
+}
+
+/** Median wall time, median CPU time and largest RSS of each command over `runs` rounds. */
+function timedRounds(cmds, runs = args.runs) {
+  return inRounds(cmds, runs, measure).map((r) => ({ secs: median(r.map((x) => x.secs)), cpu: median(r.map((x) => x.cpu)), rssMB: Math.max(...r.map((x) => x.rssKB)) / 1024 }));
 }
 
 /** The rows of a table: each case timed in rounds with the others. */
@@ -173,16 +178,12 @@ function startup() {
     ...tools.map((tool) => [`${tool} --version`, `${bin(tool)} --version`]),
     ...tools.map((tool) => [`${tool}${questions[tool] ?? ''} < /dev/null`, `${bin(tool)}${questions[tool] ?? ''} < /dev/null`]),
   ];
-  // Round after round of every command, so that a slower minute of the machine weighs on all alike.
-  const times = cases.map(() => []);
-  for (let i = 0; i < n; i++) {
-    cases.forEach(([, cmd], k) => {
-      const t0 = process.hrtime.bigint();
-      spawnSync('bash', ['-c', cmd], { stdio: 'ignore' });
-      times[k].push(Number(process.hrtime.bigint() - t0) / 1e6);
-    });
-  }
-  const [bare, ...rest] = times.map(median);
+  const ms = (cmd) => {
+    const t0 = process.hrtime.bigint();
+    spawnSync('bash', ['-c', cmd], { stdio: 'ignore' });
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  };
+  const [bare, ...rest] = inRounds(cases.map(([, cmd]) => cmd), n, ms).map(median);
   console.log(`\nstart-up, median of ${n} rounds: bare node ${bare.toFixed(1)} ms`);
   rest.forEach((ms, k) => console.log(`${cases[k + 1][0].padEnd(36)} ${ms.toFixed(1).padStart(7)} ms  (+${(ms - bare).toFixed(1)} ms)`));
 }
