@@ -21,16 +21,16 @@ function importsOf(file: string): string[] {
   return found;
 }
 
-const STATIC_IMPORT = /^\s*(?:import|export)\s+(?!type\b)[^'"]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm;
+const STATIC_IMPORT = /^\s*(?:import|export)\s+(?!type\b)[^'"]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\brequire\(\s*['"](\.[^'"]+)['"]\s*\)/gm;
 
-/** The modules loaded when `file` is (static imports, followed; `import type` and import() left out), as .ts and .cts paths. */
+/** The modules loaded when `file` is (static imports and require() calls, followed; `import type` and import() left out), as .ts and .cts paths. */
 function loadedWith(file: string): Set<string> {
   const seen = new Set<string>([path.relative(repo(), file)]);
   const todo = [file];
   while (todo.length > 0) {
     const from = todo.pop()!;
     for (const m of readFileSync(from, 'utf8').matchAll(STATIC_IMPORT)) {
-      const spec = m[1] ?? m[2];
+      const spec = m[1] ?? m[2] ?? m[3];
       if (!spec.startsWith('.')) continue;
       const ts = path.resolve(path.dirname(from), spec).replace(/\.js$/, '.ts').replace(/\.cjs$/, '.cts');
       const rel = path.relative(repo(), ts);
