@@ -1,0 +1,92 @@
+// When a tool's stdin is a regular file (`tx-parse < s.jsonl`), it reads it with its own
+// stream in 1 MB chunks (node's stdin stream reads a file 64 KB at a time). The output
+// must be what the same bytes give through a pipe, and reading starts where the
+// descriptor's offset stands, as it does for any reader of an inherited file.
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { prng, repo } from '../helpers.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'tx-stdin-'));
+t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
+
+// About 3 MB of session lines of uneven length, so lines straddle every 64 KB and 1 MB boundary.
+const random = prng(7);
+const lines: string[] = [];
+let size = 0;
+for (let i = 0; size < 3_000_000; i++) {
+  const text = 'x'.repeat(Math.floor(random() * 200_000)) + ` é ${i}`;
+  const type = i % 2 === 0 ? 'user' : 'assistant';
+  const content = type === 'user' ? text : [{ type: 'text', text }];
+  const line = JSON.stringify({ type, sessionId: 's', uuid: `u${i}`, parentUuid: i === 0 ? null : `u${i - 1}`, timestamp: '2025-01-01T00:00:00Z', message: { role: type, content } });
+  lines.push(line);
+  size += line.length + 1;
+}
+const file = join(scratch, 's.jsonl');
+writeFileSync(file, lines.join('\n') + '\n');
+const records = join(scratch, 's.records');
+
+const bin = (name: string) => repo('build', 'bin', `${name}.js`);
+/** Run a tool with `input` on stdin through a pipe. */
+const piped = (name: string, args: string[], input: Buffer) => spawnSync(process.execPath, [bin(name), ...args], { input, maxBuffer: 1 << 28 });
+/** Run a tool with the file open on stdin, after reading `skip` bytes of it. */
+const fromFile = (name: string, args: string[], path: string, skip = 0, node: string[] = []) => {
+  const fd = openSync(path, 'r');
+  try {
+    if (skip > 0) readSync(fd, Buffer.alloc(skip), 0, skip, null);
+    return spawnSync(process.execPath, [...node, bin(name), ...args], { stdio: [fd, 'pipe', 'pipe'], maxBuffer: 1 << 28 });
+  } finally {
+    closeSync(fd);
+  }
+};
+
+t.test('tx-parse < FILE gives what the same bytes give through a pipe, and tx-native gives the file back', async (t) => {
+  const bytes = readFileSync(file);
+  const viaFile = fromFile('tx-parse', [], file);
+  const viaPipe = piped('tx-parse', [], bytes);
+  t.equal(viaFile.status, 0);
+  t.equal(viaFile.stderr.toString(), '');
+  t.ok(viaFile.stdout.equals(viaPipe.stdout), 'same records');
+  t.equal(viaFile.stdout.toString().trimEnd().split('\n').length, lines.length, 'one record per line');
+  writeFileSync(records, viaFile.stdout);
+  const back = fromFile('tx-native', [], records);
+  t.ok(back.stdout.equals(bytes), 'tx-native < records gives the original bytes');
+});
+
+t.test('tx-filter, tx-stats and tx-common read a records file on stdin as they read it through a pipe', async (t) => {
+  const bytes = readFileSync(records);
+  for (const [name, args] of [['tx-filter', ['--human-prompts']], ['tx-stats', []], ['tx-common', []]] as [string, string[]][]) {
+    const viaFile = fromFile(name, args, records);
+    const viaPipe = piped(name, args, bytes);
+    t.equal(viaFile.status, 0, `${name}: exit 0`);
+    t.ok(viaFile.stdout.length > 0, `${name}: some output`);
+    t.ok(viaFile.stdout.equals(viaPipe.stdout), `${name}: same output`);
+  }
+});
+
+t.test('a file on stdin is read from where its offset stands, not from its start', async (t) => {
+  const skip = Buffer.byteLength(lines[0]) + 1 + Buffer.byteLength(lines[1]) + 1;
+  const r = fromFile('tx-parse', [], file, skip);
+  const got = r.stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l));
+  t.equal(got.length, lines.length - 2, 'the two lines before the offset are not read');
+  t.equal(got[0].line.uuid, 'u2', 'the first record is the line at the offset');
+});
+
+t.test('a file on stdin is read 1 MB at a time, not in node\'s 64 KB', async (t) => {
+  // A preload reports the largest chunk read from descriptor 0 when the process ends.
+  // (tx-parse reads a regular file with its own reads; the other tools read the stream.)
+  const preload = join(scratch, 'chunks.cjs');
+  writeFileSync(
+    preload,
+    `const { Readable } = require('node:stream'); const push = Readable.prototype.push; let most = 0;
+     Readable.prototype.push = function (chunk, ...rest) { if (this.fd === 0 && chunk) most = Math.max(most, chunk.length); return push.call(this, chunk, ...rest); };
+     process.on('exit', () => process.stderr.write('largest chunk of stdin: ' + most + '\\n'));`,
+  );
+  for (const [name, path] of [['tx-native', records], ['tx-filter', records], ['tx-common', records]]) {
+    const r = fromFile(name, name === 'tx-filter' ? ['--human-prompts'] : [], path, 0, ['--require', preload]);
+    t.equal(r.status, 0, `${name}: exit 0`);
+    t.match(r.stderr.toString(), /largest chunk of stdin: 1048576\n/, `${name}: 1 MB chunks`);
+  }
+});
