@@ -35,6 +35,25 @@ t.test('a whole file: the same bytes, one buffer reused, the stream destroyed', 
   t.ok(stream.destroyed, 'the stream (and its descriptor) closed');
 });
 
+t.test('files read one after another share one buffer; a file read while another is open gets its own', async (t) => {
+  const { openSync } = await import('node:fs');
+  const open = () => reusedChunks(createReadStream('', { fd: openSync(file, 'r') }));
+  const first = await collect(open());
+  const second = await collect(open());
+  t.ok(second.all.equals(bytes), 'the second file is read whole');
+  t.equal(second.buffers.size, 1);
+  t.ok(second.buffers.has([...first.buffers][0]), 'the second file is read into the first one\'s buffer');
+  const outer = (open() as Iterable<Buffer>)[Symbol.iterator]();
+  const a = outer.next().value as Buffer;
+  const mark = Buffer.from(a.subarray(0, 64));
+  const inner = await collect(open());
+  t.ok(inner.all.equals(bytes), 'the inner file is read whole');
+  t.notOk(inner.buffers.has(a.buffer), 'the inner file has a buffer of its own');
+  t.ok(a.subarray(0, 64).equals(mark), 'the outer file\'s chunk is untouched by the inner read');
+  const rest = await collect({ [Symbol.iterator]: () => outer });
+  t.ok(Buffer.concat([mark, a.subarray(64), rest.all]).equals(bytes), 'the outer file goes on where it was');
+});
+
 t.test('a range (a part of a file): from start to end inclusive, as the stream would read it', async (t) => {
   const { openSync } = await import('node:fs');
   const stream = createReadStream('', { fd: openSync(file, 'r'), start: 1000, end: 2 * 1024 * 1024 + 4 });
