@@ -287,7 +287,7 @@ async function main(ctx: Context): Promise<void> {
             for (const w of current.continuable.warnings.splice(0)) ctx.warn(where, w);
           } else if (value && typeof value === 'object' && !Array.isArray(value) && !args.install) {
             // A native session line: as a record of it would be written back, unchanged.
-            if (!noted) ctx.note(`${input.src ?? 'stdin'}: native session lines, not records: written back unchanged`);
+            if (!noted) ctx.noteOnce(`${input.src ?? 'stdin'}: native session lines, not records: written back unchanged`, 'of native session lines, written back unchanged');
             noted = true;
             if (open) await close();
             pushNative(ctx.out, nativeLineView(line));

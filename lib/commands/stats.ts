@@ -212,7 +212,8 @@ async function main(ctx: Context): Promise<void | number> {
     if (several && jobs > 1) {
       const gathered = new Gathered();
       const ref = { url: import.meta.url, name: 'tx-stats' };
-      const status = await runOnWorkers(ref, ctx.args, ctx.files, jobs, ctx.out, (text) => ctx.proc.stderr.write(text), undefined, (part) => gathered.take(part as Part));
+      const notes = { note: (first: string, others: string) => ctx.noteOnce(first, others) };
+      const status = await runOnWorkers(ref, ctx.args, ctx.files, jobs, ctx.out, (text) => ctx.proc.stderr.write(text), { onData: (part) => gathered.take(part as Part), notes });
       // The workers said what there was to say about the lines; a second reading is silent.
       await (gathered.mismatch ? await gather(quietly(ctx)) : gathered).write(ctx);
       return status;
@@ -227,6 +228,7 @@ function quietly(ctx: Context): Context {
     ...ctx,
     warn() {},
     note() {},
+    noteOnce() {},
     async *inputs() {
       for (const name of ctx.files) {
         let stream: Readable;

@@ -82,7 +82,7 @@ export async function* readRecordBatches(ctx: Context, options: ReadOptions = {}
             continue;
           }
           native = true;
-          ctx.note(`${src ?? 'stdin'}: native session lines, not records: read as tx-parse reads them`);
+          ctx.noteOnce(`${src ?? 'stdin'}: native session lines, not records: read as tx-parse reads them`, 'of native session lines, read as tx-parse reads them');
         }
         // Among native lines, a line is parsed once, as tx-parse parses it; only a line that
         // may be a record after all (one says so, or one that does not parse) is tried as one.

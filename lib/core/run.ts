@@ -6,6 +6,7 @@ import type { Readable, Writable } from 'node:stream';
 import type Minimist from 'minimist';
 import type { FilePart } from './file-parts.js';
 import { inputFiles } from './input-files.js';
+import { OnceNotes } from './once-notes.js';
 import { BrokenPipe, Output } from './output.js';
 
 // minimist and start.cjs are CommonJS: required, they load in about 1.5 ms; imported,
@@ -24,6 +25,8 @@ export interface Proc {
   cwd(): string;
   /** On a worker of runOnWorkers(): hands a value to the main thread, in file order with the output (tx-stats' counters of its file). */
   send?(value: unknown): void;
+  /** On a worker of runOnWorkers(): hands a note said once per run (Context.noteOnce) to the main thread. */
+  noteOnce?(first: string, others: string): void;
 }
 
 /** One input of a tool: a named file, or stdin (src undefined). */
@@ -46,6 +49,12 @@ export interface Context {
   warn(where: { src?: string; n?: number } | null, message: string): void;
   /** Print a note on stderr that is not an error. */
   note(message: string): void;
+  /**
+   * A note about a whole input, said once per run: `first` for the first input it is
+   * about; the others with the same `others` are counted, and said at the end as
+   * `N more inputs <others>`.
+   */
+  noteOnce(first: string, others: string): void;
   /** The inputs named on the command line (`-` or none is stdin), opened lazily in order. */
   inputs(): AsyncGenerator<Input>;
 }
@@ -166,15 +175,18 @@ async function runFiles(tool: Tool, proc: Proc, args: Minimist.ParsedArgs, files
     if (jobs > 1 && (files.length > 1 || parts)) {
       const out = new Output(proc.stdout);
       const ref = { url: tool.parallel.url, name: tool.name };
+      const notes = new OnceNotes(say);
       try {
-        const status = await runOnWorkers(ref, args, parts ? parts.map(() => files[0]) : files, jobs, out, (text) => proc.stderr.write(text), parts ?? undefined);
+        const status = await runOnWorkers(ref, args, parts ? parts.map(() => files[0]) : files, jobs, out, (text) => proc.stderr.write(text), { parts: parts ?? undefined, notes });
         await out.end();
+        notes.end();
         return status;
       } catch (err) {
         const e = err as NodeJS.ErrnoException;
         if (err instanceof BrokenPipe || e?.code === 'EPIPE' || e?.code === 'ERR_STREAM_DESTROYED') return 0;
         // What the files before the failure gave is written, as a tool on one thread writes what it had.
         await out.end().catch(() => {});
+        notes.end();
         say(`internal error: ${e && e.message ? e.message : String(err)}`);
         return 1;
       }
@@ -196,6 +208,7 @@ export async function execute(tool: Tool, proc: Proc, args: Minimist.ParsedArgs,
   let problems = 0;
   let unreadable = 0;
   const out = new Output(proc.stdout);
+  const once = new OnceNotes(say);
   const files = args._.map(String);
   const ctx: Context = {
     name: tool.name,
@@ -209,6 +222,10 @@ export async function execute(tool: Tool, proc: Proc, args: Minimist.ParsedArgs,
     },
     note(message) {
       say(message);
+    },
+    noteOnce(first, others) {
+      if (proc.noteOnce) proc.noteOnce(first, others);
+      else once.note(first, others);
     },
     async *inputs() {
       const names = files.length === 0 ? ['-'] : files;
@@ -236,6 +253,7 @@ export async function execute(tool: Tool, proc: Proc, args: Minimist.ParsedArgs,
   try {
     status = await tool.main(ctx);
     await out.end();
+    once.end();
   } catch (err) {
     if (err instanceof BrokenPipe) return 0;
     if (err instanceof UsageError) {
@@ -244,12 +262,14 @@ export async function execute(tool: Tool, proc: Proc, args: Minimist.ParsedArgs,
     }
     if (err instanceof ToolError) {
       await out.end().catch(() => {});
+      once.end();
       say(err.message);
       return 1;
     }
     const e = err as NodeJS.ErrnoException;
     if (e && (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED')) return 0;
     await out.end().catch(() => {});
+    once.end();
     say(`internal error: ${e && e.message ? e.message : String(err)}`);
     return 1;
   }

@@ -74,7 +74,8 @@ async function runFile(index: number, file: string, part?: FilePart): Promise<vo
     sendBatch();
     port.postMessage({ type: 'data', index, value } satisfies FromWorker);
   };
-  const proc: Proc = { argv: [], env: process.env, stdin: Readable.from([]), stdout, stderr, cwd: () => process.cwd(), send };
+  const noteOnce = (first: string, others: string) => port.postMessage({ type: 'once', index, first, others } satisfies FromWorker);
+  const proc: Proc = { argv: [], env: process.env, stdin: Readable.from([]), stdout, stderr, cwd: () => process.cwd(), send, noteOnce };
   const status = await execute(tool, proc, { ...args, _: [file] } as never, part);
   // The tool is done, but pieces it wrote while the credit was spent wait in the stream's
   // buffer, unsent, and the last batch is sent when the stream ends: 'done' must follow

@@ -5,6 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import type { ParsedArgs } from 'minimist';
 import type { FilePart } from './file-parts.js';
+import type { OnceNotes } from './once-notes.js';
 import type { Output } from './output.js';
 
 /**
@@ -24,6 +25,7 @@ export type FromWorker =
   | { type: 'out'; index: number; chunk: Uint8Array }
   | { type: 'data'; index: number; value: unknown }
   | { type: 'err'; index: number; text: string }
+  | { type: 'once'; index: number; first: string; others: string }
   | { type: 'done'; index: number; status: number };
 
 /** Where the tool's definition is: the module that exports it, and its name. */
@@ -35,9 +37,19 @@ export interface ToolRef {
 interface Held {
   /** Output, and values sent (Proc.send), in the order they came. */
   chunks: ({ chunk: Uint8Array; worker: Worker } | { data: unknown })[];
-  /** Messages for stderr, held like stdout so they come in file order as with one thread. */
-  errs: string[];
+  /** Messages for stderr (and notes said once per run), held like stdout so they come in file order as with one thread. */
+  errs: (string | { first: string; others: string })[];
   done: boolean;
+}
+
+/** What else runOnWorkers may be given. */
+export interface WorkerOptions {
+  /** The parts of one file (files[i] is then that file, read from parts[i]). */
+  parts?: FilePart[];
+  /** Where the values a worker sends (Proc.send) go, in input order. */
+  onData?: (value: unknown) => void;
+  /** Where the notes said once per run (Context.noteOnce) go, in input order. */
+  notes?: Pick<OnceNotes, 'note'>;
 }
 
 /**
@@ -45,7 +57,8 @@ interface Held {
  * stderr as it comes, values a worker sends (Proc.send) to `onData` in input order too.
  * Resolves to the worst exit status of the files.
  */
-export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string[], jobs: number, out: Output, stderr: (text: string) => void, parts?: FilePart[], onData?: (value: unknown) => void): Promise<number> {
+export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string[], jobs: number, out: Output, stderr: (text: string) => void, more: WorkerOptions = {}): Promise<number> {
+  const { parts, onData, notes } = more;
   const held = new Map<number, Held>();
   // The parts of one file each say its notes (`…: these are records already`); the file says them once.
   // (Warnings name their line, so no two are alike; the set is bounded all the same.)
@@ -55,6 +68,12 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
     if (parts && said.size < 256) said.add(text);
     stderr(text);
   };
+  const sayOnce = (first: string, others: string) => {
+    if (parts && said.has(first)) return;
+    if (parts && said.size < 256) said.add(first);
+    notes?.note(first, others);
+  };
+  const release = (entry: string | { first: string; others: string }) => (typeof entry === 'string' ? say(entry) : sayOnce(entry.first, entry.others));
   let next = 0;
   let given = 0;
   let status = 0;
@@ -90,9 +109,10 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
       if (!h || h.done) return fail(new Error(`a worker sent ${m.type} for file ${m.index + 1} after its end`));
       if (m.type === 'out') h.chunks.push({ chunk: m.chunk, worker });
       else if (m.type === 'data') h.chunks.push({ data: m.value });
-      else if (m.type === 'err') {
-        if (m.index === next) say(m.text);
-        else h.errs.push(m.text);
+      else if (m.type === 'err' || m.type === 'once') {
+        const entry = m.type === 'err' ? m.text : { first: m.first, others: m.others };
+        if (m.index === next) release(entry);
+        else h.errs.push(entry);
       } else {
         h.done = true;
         running.delete(worker);
@@ -112,7 +132,7 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
     while (next < files.length) {
       if (failure) throw failure;
       const h = held.get(next);
-      if (h && h.errs.length > 0) for (const text of h.errs.splice(0)) say(text);
+      if (h && h.errs.length > 0) for (const entry of h.errs.splice(0)) release(entry);
       if (h && h.chunks.length > 0) {
         const item = h.chunks.shift()!;
         if ('data' in item) {
