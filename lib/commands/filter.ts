@@ -2,7 +2,7 @@
 // with --view one flat object per answer. Question flags are unioned; the generic
 // filters (--kind, --type, --session, --since, --until, --grep, --sidechain, --main)
 // narrow every question (AND). tx-filter(1) is the reference.
-import { readRecordBatches, type LongAction, type RecordStreamItem } from '../core/records.js';
+import { pushItem, readRecordBatches, type LongAction, type RecordStreamItem } from '../core/records.js';
 import { UsageError, type Context, type Tool } from '../core/run.js';
 import { QUESTION_FLAGS, type FilterCodec, type Question, type QuestionFlag, type QuestionOptions, type View } from '../codec.js';
 import { filterCodecFor } from '../codecs-filter.js';
@@ -236,10 +236,7 @@ async function main(ctx: Context): Promise<void> {
     }
     if (selected && flags.length > 0) selected = asked.some((q) => q.match(rec));
     if (args.invert) selected = !selected;
-    if (selected) {
-      ctx.out.push(item.bytes);
-      ctx.out.pushText('\n');
-    }
+    if (selected) pushItem(ctx.out, item);
   };
   for await (const batch of readRecordBatches(ctx, { long, lazyNative: true })) {
     for (const item of batch) take(item);

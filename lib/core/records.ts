@@ -13,6 +13,8 @@ import type { Context } from './run.js';
 /** One line of a record stream: a record, or a line that is not one (with its bytes). */
 export type RecordStreamItem =
   | { record: RecordView; bytes: Buffer; src?: string; n: number; long?: undefined }
+  /** A record made from a native line (read as tx-parse reads it): its text is written by pushItem when wanted, not made for every line. */
+  | { record: RecordView; bytes: null; src?: string; n: number; long?: undefined }
   | { record: null; bytes: Buffer; src?: string; n: number; long?: undefined }
   /** A record longer than LONG_LINE: its header only; its bytes went where `long` said. */
   | { record: RecordView; bytes: null; src?: string; n: number; long: true };
@@ -97,8 +99,7 @@ export async function* readRecordBatches(ctx: Context, options: ReadOptions = {}
         for (const p of parsed) {
           if (p.problem) ctx.warn({ src, n: item.n }, p.problem);
           if (p.header.kind !== 'invalid') previous = p.header.harness;
-          const view = recordView(p.header, p.lineBytes, p.value);
-          batch.push({ record: view, bytes: recordBytes(p.header, p.lineBytes), src, n: item.n });
+          batch.push({ record: recordView(p.header, p.lineBytes, p.value), bytes: null, src, n: item.n });
         }
       }
       if (batch.length > 0) yield batch;
@@ -141,10 +142,14 @@ export function pushRecord(out: Output, header: RecordHeader, lineBytes: Buffer 
   out.pushText('}\n');
 }
 
-/** One record's bytes (without newline), as tx-parse writes it. */
-function recordBytes(header: RecordHeader, lineBytes: Buffer | null): Buffer {
-  if (lineBytes === null) return Buffer.from(JSON.stringify(header));
-  return Buffer.concat([Buffer.from(headerText(header) + ',"line":'), lineBytes, Buffer.from('}')]);
+/** Append an item of a record stream as its line of the stream (a record as tx-parse writes it), newline included. */
+export function pushItem(out: Output, item: RecordStreamItem): void {
+  if (item.bytes === null) {
+    pushRecord(out, item.record.header, item.record.lineBytes);
+    return;
+  }
+  out.push(item.bytes);
+  out.pushText('\n');
 }
 
 /** Append a record's native line with its own line end (and the BOM on the line that had one). */

@@ -1,7 +1,8 @@
 // Each tool takes what the other end of the pipe is likely to give it: record tools read
 // native session lines as tx-parse would, and tx-parse does not wrap records again.
+import { spawnSync } from 'node:child_process';
 import t from 'tap';
-import { runBin } from '../helpers.js';
+import { corpusFiles, repo, runBin } from '../helpers.js';
 
 const lines = [
   { type: 'user', message: { role: 'user', content: 'first prompt' }, sessionId: 's1', uuid: 'u1', timestamp: '2025-01-01T00:00:00Z' },
@@ -28,4 +29,15 @@ t.test('tx-parse fed records passes them through unchanged, after one note', asy
   t.equal(twice.status, 0);
   t.ok(twice.stdout.equals(once.stdout), 'records come out as they went in (not wrapped again)');
   t.equal(twice.stderr, 'tx-parse: stdin: these are records already (tx-parse output): passed through unchanged\n');
+});
+
+const corpus = [...corpusFiles('claude-code'), ...corpusFiles('codex')];
+
+t.test('every corpus file: tx-filter FILE, which writes each native line\'s record as it is selected, gives what tx-parse FILE gives', { skip: corpus.length === 0 ? 'no corpus beside the project' : false }, async (t) => {
+  const run = (name: string, args: string[]) => spawnSync(process.execPath, [repo('build', 'bin', `${name}.js`), ...args], { maxBuffer: 1 << 30 });
+  for (const file of corpus) {
+    const parsed = run('tx-parse', [file]).stdout;
+    const filtered = run('tx-filter', [file]).stdout;
+    t.ok(filtered.equals(parsed), file.slice(file.lastIndexOf('/') + 1));
+  }
 });
