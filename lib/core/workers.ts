@@ -48,7 +48,7 @@ export interface WorkerOptions {
   parts?: FilePart[];
   /** Where the values a worker sends (Proc.send) go, in input order. */
   onData?: (value: unknown) => void;
-  /** Where the notes said once per run (Context.noteOnce) go, in input order. */
+  /** Where the notes said once per run (Context.noteOnce) go, in input order (without it, each is said). */
   notes?: Pick<OnceNotes, 'note'>;
 }
 
@@ -71,7 +71,8 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
   const sayOnce = (first: string, others: string) => {
     if (parts && said.has(first)) return;
     if (parts && said.size < 256) said.add(first);
-    notes?.note(first, others);
+    if (notes) notes.note(first, others);
+    else say(`${ref.name}: ${first}\n`);
   };
   const release = (entry: string | { first: string; others: string }) => (typeof entry === 'string' ? say(entry) : sayOnce(entry.first, entry.others));
   let next = 0;

@@ -1,7 +1,8 @@
 // A tool for the worker tests, whose output is told by the names of its files:
 // `NAME:PIECES:BYTES` writes PIECES lines of BYTES bytes, each flushed on its own (as a
 // record tool flushes when its input has nothing waiting), with a note on stderr before
-// and after; `NAME:exit` ends its thread in the middle of the file.
+// and after; `NAME:exit` ends its thread in the middle of the file; `NAME:PIECES:BYTES:once`
+// says a note once per run (Context.noteOnce) after its first.
 import type { Tool } from '../../lib/core/run.js';
 
 /** The lines a `NAME:PIECES:BYTES` file gives. */
@@ -26,6 +27,7 @@ export const piecesTool: Tool = {
       const name = spec.split(':')[0];
       ctx.note(`${name}: start`);
       if (spec.endsWith(':exit')) process.exit(3);
+      if (spec.endsWith(':once')) ctx.noteOnce(`${name}: once`, 'with a note said once');
       for (const line of piecesOf(spec)) {
         await ctx.out.write(line);
         await ctx.out.flush();

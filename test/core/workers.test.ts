@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import t from 'tap';
 import { run } from '../../lib/core/run.js';
-import { prng, repo, runBin } from '../helpers.js';
+import { prng, repo, runBin, runTool } from '../helpers.js';
 import { piecesOf, piecesTool } from './pieces-tool.js';
 
 /** Run tx-pieces on workers in this process, into a stdout that takes `delayMs` per write; rejects after 30 s. */
@@ -161,4 +161,15 @@ t.test('tx-parse --jobs 2 over 300 small files, run 10 times: each run ends, wit
     if (two.status === 0 && two.stdout.equals(one.stdout) && two.stderr === one.stderr) same++;
   }
   t.equal(same, 10, 'every run: status 0, the same bytes and the same messages');
+});
+
+t.test('--jobs: a note said once per run comes for the first file that says it, the others counted at the end, as on one thread', async (t) => {
+  const specs = ['a:2:100', 'b:2:100:once', 'c:3:100:once', 'd:1:100:once'];
+  const r = await runPieces(specs, 0);
+  t.equal(r.status, 0);
+  const lines = r.stderr.trimEnd().split('\n');
+  t.same(lines.filter((l) => /once/.test(l)), ['tx-pieces: b: once', 'tx-pieces: 2 more inputs with a note said once'], 'b named, c and d counted');
+  t.equal(lines[lines.length - 1], 'tx-pieces: 2 more inputs with a note said once', 'the count comes last');
+  const one = await runTool(piecesTool, ['--jobs', '1', ...specs], []);
+  t.equal(one.stderr, r.stderr, 'the same messages as one thread');
 });
