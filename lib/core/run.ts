@@ -78,6 +78,8 @@ export interface Tool {
   parallel?: { url: string; when?(args: Minimist.ParsedArgs): boolean; parts?: boolean };
   /** A directory named stands for its `*.jsonl` files in name order (else opening it says it is not a regular file); a function says with which options. */
   directories?: boolean | ((args: Minimist.ParsedArgs) => boolean);
+  /** Bytes per read of a file (named, or a regular file on stdin); default 1 MB. */
+  readSize?: number;
 }
 
 /** An error in how the tool was called: exit status 2. */
@@ -231,14 +233,14 @@ export async function execute(tool: Tool, proc: Proc, args: Minimist.ParsedArgs,
       const names = files.length === 0 ? ['-'] : files;
       for (const name of names) {
         if (name === '-') {
-          yield { stream: stdinStream(proc) };
+          yield { stream: stdinStream(proc, tool.readSize) };
           continue;
         }
         // Named files are read as given (a FIFO from `<(zcat f.gz)` too), but a directory
         // opens like a file and fails only at its first read: it is refused here, by name.
         let stream: Readable;
         try {
-          stream = namedFileStream(name, part);
+          stream = namedFileStream(name, part, tool.readSize);
         } catch (err) {
           const e = err as NodeJS.ErrnoException;
           unreadable++;
@@ -294,15 +296,18 @@ export function main(tool: Tool): void {
   );
 }
 
+/** Bytes per read of a file, unless the tool says otherwise (Tool.readSize). */
+const READ_SIZE = 1 << 20;
+
 /**
  * The stream of stdin. When the process's stdin is a regular file (`tx-parse < f`) it is
  * read in 1 MB chunks, as a named file is, from where its offset stands: node's own
  * stdin stream reads a file 64 KB at a time, and each chunk costs a turn of the loop.
  */
-function stdinStream(proc: Proc): Readable {
+function stdinStream(proc: Proc, readSize = READ_SIZE): Readable {
   if (proc !== (process as unknown)) return proc.stdin;
   try {
-    if (fstatSync(0).isFile()) return createReadStream('', { fd: 0, highWaterMark: 1 << 20, autoClose: false });
+    if (fstatSync(0).isFile()) return createReadStream('', { fd: 0, highWaterMark: readSize, autoClose: false });
   } catch {
     // No descriptor 0 to look at: node's stream says what is wrong when read.
   }
@@ -310,13 +315,13 @@ function stdinStream(proc: Proc): Readable {
 }
 
 /** A read stream of a file named on the command line; throws, with a message to show, when it cannot be opened or is a directory. */
-export function namedFileStream(name: string, part?: FilePart): Readable {
+export function namedFileStream(name: string, part?: FilePart, readSize = READ_SIZE): Readable {
   const fd = openSync(name, 'r');
   if (fstatSync(fd).isDirectory()) {
     closeSync(fd);
     throw new Error('a directory, not a file');
   }
   // A part's end is exclusive, a read stream's inclusive.
-  if (part) return createReadStream('', { fd, highWaterMark: 1 << 20, start: part.start, end: part.end - 1 });
-  return createReadStream('', { fd, highWaterMark: 1 << 20 });
+  if (part) return createReadStream('', { fd, highWaterMark: readSize, start: part.start, end: part.end - 1 });
+  return createReadStream('', { fd, highWaterMark: readSize });
 }

@@ -80,13 +80,28 @@ t.test('a file on stdin is read 1 MB at a time, not in node\'s 64 KB', async (t)
   const preload = join(scratch, 'chunks.cjs');
   writeFileSync(
     preload,
-    `const { Readable } = require('node:stream'); const push = Readable.prototype.push; let most = 0;
-     Readable.prototype.push = function (chunk, ...rest) { if (this.fd === 0 && chunk) most = Math.max(most, chunk.length); return push.call(this, chunk, ...rest); };
-     process.on('exit', () => process.stderr.write('largest chunk of stdin: ' + most + '\\n'));`,
+    `const { Readable } = require('node:stream'); const push = Readable.prototype.push; let most = 0; let file = 0;
+     Readable.prototype.push = function (chunk, ...rest) {
+       if (this.fd === 0 && chunk) most = Math.max(most, chunk.length);
+       else if (typeof this.fd === 'number' && chunk) file = Math.max(file, chunk.length);
+       return push.call(this, chunk, ...rest);
+     };
+     process.on('exit', () => process.stderr.write('largest chunk of stdin: ' + most + '\\nlargest chunk of a named file: ' + file + '\\n'));`,
   );
   for (const [name, path] of [['tx-native', records], ['tx-filter', records], ['tx-common', records]]) {
     const r = fromFile(name, name === 'tx-filter' ? ['--human-prompts'] : [], path, 0, ['--require', preload]);
     t.equal(r.status, 0, `${name}: exit 0`);
     t.match(r.stderr.toString(), /largest chunk of stdin: 1048576\n/, `${name}: 1 MB chunks`);
   }
+});
+
+t.test('a tool that says how much to read at a time is read so: tx-redact, 256 KB, from a named file and from stdin', async (t) => {
+  const preload = join(scratch, 'chunks.cjs');
+  const named = spawnSync(process.execPath, ['--require', preload, bin('tx-redact'), file], { maxBuffer: 1 << 28 });
+  t.equal(named.status, 0);
+  t.match(named.stderr.toString(), /largest chunk of a named file: 262144\n/);
+  const onStdin = fromFile('tx-redact', [], file, 0, ['--require', preload]);
+  t.equal(onStdin.status, 0);
+  t.match(onStdin.stderr.toString(), /largest chunk of stdin: 262144\n/);
+  t.ok(onStdin.stdout.equals(named.stdout), 'the same output either way');
 });
