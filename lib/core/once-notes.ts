@@ -6,23 +6,20 @@
 /** The notes of one run that are said once, and the count of the others. */
 export class OnceNotes {
   /** By summary: how many inputs had a note after the one said. */
-  private readonly seen = new Map<string, { more: number }>();
+  private readonly more = new Map<string, number>();
 
   constructor(private readonly say: (message: string) => void) {}
 
   /** Say `first` unless a note with this `others` summary was said already; else count it. */
   note(first: string, others: string): void {
-    const s = this.seen.get(others);
-    if (s) s.more++;
-    else {
-      this.seen.set(others, { more: 0 });
-      this.say(first);
-    }
+    const more = this.more.get(others);
+    if (more === undefined) this.say(first);
+    this.more.set(others, more === undefined ? 0 : more + 1);
   }
 
   /** Say the counts of the notes not said: `N more inputs <others>`. */
   end(): void {
-    for (const [others, s] of this.seen) if (s.more > 0) this.say(`${s.more} more input${s.more === 1 ? '' : 's'} ${others}`);
-    this.seen.clear();
+    for (const [others, n] of this.more) if (n > 0) this.say(`${n} more input${n === 1 ? '' : 's'} ${others}`);
+    this.more.clear();
   }
 }

@@ -63,18 +63,22 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
   // The parts of one file each say its notes (`…: these are records already`); the file says them once.
   // (Warnings name their line, so no two are alike; the set is bounded all the same.)
   const said = new Set<string>();
+  /** False for a message a part of the same file said already. */
+  const fresh = (text: string) => {
+    if (!parts) return true;
+    if (said.has(text)) return false;
+    if (said.size < 256) said.add(text);
+    return true;
+  };
   const say = (text: string) => {
-    if (parts && said.has(text)) return;
-    if (parts && said.size < 256) said.add(text);
-    stderr(text);
+    if (fresh(text)) stderr(text);
   };
-  const sayOnce = (first: string, others: string) => {
-    if (parts && said.has(first)) return;
-    if (parts && said.size < 256) said.add(first);
-    if (notes) notes.note(first, others);
-    else say(`${ref.name}: ${first}\n`);
+  const release = (entry: string | { first: string; others: string }) => {
+    if (typeof entry === 'string') say(entry);
+    else if (!fresh(entry.first)) return;
+    else if (notes) notes.note(entry.first, entry.others);
+    else stderr(`${ref.name}: ${entry.first}\n`);
   };
-  const release = (entry: string | { first: string; others: string }) => (typeof entry === 'string' ? say(entry) : sayOnce(entry.first, entry.others));
   let next = 0;
   let given = 0;
   let status = 0;

@@ -42,6 +42,26 @@ const fromFile = (name: string, args: string[], path: string, skip = 0, node: st
   }
 };
 
+/**
+ * A preload that reports, when the process ends, the largest chunk read from descriptor 0
+ * and from any other file's stream. (tx-parse reads a regular file with its own reads;
+ * the other tools read the stream.)
+ */
+function chunksPreload(): string {
+  const preload = join(scratch, 'chunks.cjs');
+  writeFileSync(
+    preload,
+    `const { Readable } = require('node:stream'); const push = Readable.prototype.push; let most = 0; let file = 0;
+     Readable.prototype.push = function (chunk, ...rest) {
+       if (this.fd === 0 && chunk) most = Math.max(most, chunk.length);
+       else if (typeof this.fd === 'number' && chunk) file = Math.max(file, chunk.length);
+       return push.call(this, chunk, ...rest);
+     };
+     process.on('exit', () => process.stderr.write('largest chunk of stdin: ' + most + '\\nlargest chunk of a named file: ' + file + '\\n'));`,
+  );
+  return preload;
+}
+
 t.test('tx-parse < FILE gives what the same bytes give through a pipe, and tx-native gives the file back', async (t) => {
   const bytes = readFileSync(file);
   const viaFile = fromFile('tx-parse', [], file);
@@ -75,19 +95,7 @@ t.test('a file on stdin is read from where its offset stands, not from its start
 });
 
 t.test('a file on stdin is read 1 MB at a time, not in node\'s 64 KB', async (t) => {
-  // A preload reports the largest chunk read from descriptor 0 when the process ends.
-  // (tx-parse reads a regular file with its own reads; the other tools read the stream.)
-  const preload = join(scratch, 'chunks.cjs');
-  writeFileSync(
-    preload,
-    `const { Readable } = require('node:stream'); const push = Readable.prototype.push; let most = 0; let file = 0;
-     Readable.prototype.push = function (chunk, ...rest) {
-       if (this.fd === 0 && chunk) most = Math.max(most, chunk.length);
-       else if (typeof this.fd === 'number' && chunk) file = Math.max(file, chunk.length);
-       return push.call(this, chunk, ...rest);
-     };
-     process.on('exit', () => process.stderr.write('largest chunk of stdin: ' + most + '\\nlargest chunk of a named file: ' + file + '\\n'));`,
-  );
+  const preload = chunksPreload();
   for (const [name, path] of [['tx-native', records], ['tx-filter', records], ['tx-common', records]]) {
     const r = fromFile(name, name === 'tx-filter' ? ['--human-prompts'] : [], path, 0, ['--require', preload]);
     t.equal(r.status, 0, `${name}: exit 0`);
@@ -96,7 +104,7 @@ t.test('a file on stdin is read 1 MB at a time, not in node\'s 64 KB', async (t)
 });
 
 t.test('a tool that says how much to read at a time is read so: tx-redact, 256 KB, from a named file and from stdin', async (t) => {
-  const preload = join(scratch, 'chunks.cjs');
+  const preload = chunksPreload();
   const named = spawnSync(process.execPath, ['--require', preload, bin('tx-redact'), file], { maxBuffer: 1 << 28 });
   t.equal(named.status, 0);
   t.match(named.stderr.toString(), /largest chunk of a named file: 262144\n/);
