@@ -28,3 +28,8 @@ export function undoOnSignal(undo: () => void): () => void {
     for (const signal of SIGNALS) process.off(signal, stop);
   };
 }
+
+/** Whether SIGINT, SIGTERM or SIGHUP has a handler: a blocking read or write would hold it back until the call returns. */
+export function signalsHandled(): boolean {
+  return SIGNALS.some((signal) => process.listenerCount(signal) > 0);
+}

@@ -2,8 +2,12 @@
 // writes into a pipe keep the stages of a pipeline from overlapping), waits for
 // 'drain', and turns EPIPE into a quiet stop. Hot loops append synchronously
 // (`push`, `pushText`) and await `flushIfFull()` once per batch of input lines, so a
-// record costs a copy, not a promise.
+// record costs a copy, not a promise. Standard output that is a pipe or a socket is
+// written as cat writes it: each piece with a blocking write the moment it fills (see
+// Descriptor).
+import { writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
+import { signalsHandled } from './interrupt.js';
 import { stringifyJson } from './json-text.js';
 
 /** The largest piece handed to the stream in one write. */
@@ -16,7 +20,22 @@ export class BrokenPipe extends Error {
   }
 }
 
-/** A buffered, backpressure-respecting writer over a Writable. */
+/**
+ * A descriptor to write with blocking writes, and the stream to fall back on. Node
+ * writes a pipe from its event loop, so a stage that works a 1 MB batch at a time hands
+ * the next stage nothing until the batch is done, and the two take turns instead of
+ * overlapping. A blocking write of each 64 KB piece as it fills keeps the pipe full;
+ * when the next stage is slower, the wait is the pipe's own. Node's stream is used
+ * from the first write that would block the wrong way: a descriptor made non-blocking
+ * (EAGAIN), or a signal handler installed (a blocked write would hold it back).
+ */
+export interface Descriptor {
+  fd: number;
+  /** The stream of the same descriptor (made only when it is needed: making it makes the descriptor non-blocking). */
+  stream(): Writable;
+}
+
+/** A buffered, backpressure-respecting writer over a Writable, or a Descriptor. */
 export class Output {
   /** Full pieces waiting for the stream. */
   private ready: Buffer[] = [];
@@ -25,8 +44,22 @@ export class Output {
   private used = 0;
   private closed = false;
   private failure: Error | null = null;
+  /** The descriptor written with blocking writes, until it falls back on the stream. */
+  private fd: number | null = null;
+  private sink: Writable | null = null;
 
-  constructor(private readonly stream: Writable) {
+  constructor(private readonly target: Writable | Descriptor) {
+    if ('fd' in target && typeof target.fd === 'number' && typeof (target as Descriptor).stream === 'function') this.fd = target.fd;
+    else this.listen(target as Writable);
+  }
+
+  private get stream(): Writable {
+    if (!this.sink) this.listen((this.target as Descriptor).stream());
+    return this.sink!;
+  }
+
+  private listen(stream: Writable): void {
+    this.sink = stream;
     stream.on('error', (err: NodeJS.ErrnoException) => {
       this.closed = true;
       this.failure = err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED' ? new BrokenPipe() : err;
@@ -90,7 +123,7 @@ export class Output {
   async end(): Promise<void> {
     await this.flush();
     if (this.failure) throw this.failure;
-    if (this.stream.writableNeedDrain) await this.drained();
+    if (this.sink?.writableNeedDrain) await this.drained();
   }
 
   private seal(): void {
@@ -98,9 +131,35 @@ export class Output {
     // A new piece each time: the stream may still hold the last one.
     this.slab = Buffer.allocUnsafe(PIECE);
     this.used = 0;
+    if (this.fd !== null) this.writeBlocking();
+  }
+
+  /** Write the waiting pieces to the descriptor, each whole before the next; on a write that must not block, leave the rest to the stream. */
+  private writeBlocking(): void {
+    while (this.fd !== null && this.ready.length > 0 && !this.failure) {
+      if (signalsHandled()) {
+        this.fd = null;
+        return;
+      }
+      const piece = this.ready[0];
+      let done = 0;
+      try {
+        while (done < piece.length) done += writeSync(this.fd, piece, done);
+        this.ready.shift();
+      } catch (err) {
+        const e = err as NodeJS.ErrnoException;
+        if (done > 0) this.ready[0] = piece.subarray(done);
+        if (e.code === 'EAGAIN') this.fd = null;
+        else {
+          this.closed = true;
+          this.failure = e.code === 'EPIPE' ? new BrokenPipe() : e;
+        }
+      }
+    }
   }
 
   private async writeReady(): Promise<void> {
+    if (this.fd !== null) this.writeBlocking();
     while (this.ready.length > 0) {
       if (this.failure) throw this.failure;
       if (this.closed) throw new BrokenPipe();

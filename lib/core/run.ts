@@ -7,7 +7,7 @@ import type Minimist from 'minimist';
 import type { FilePart } from './file-parts.js';
 import { inputFiles } from './input-files.js';
 import { OnceNotes } from './once-notes.js';
-import { BrokenPipe, Output } from './output.js';
+import { BrokenPipe, Output, type Descriptor } from './output.js';
 
 // minimist and start.cjs are CommonJS: required, they load in about 1.5 ms; imported,
 // node first scans their source for named exports, some 6 ms more on every start.
@@ -135,11 +135,11 @@ export async function run(tool: Tool, proc: Proc): Promise<number> {
     },
   });
   if (args.help) {
-    proc.stdout.write(tool.help.endsWith('\n') ? tool.help : tool.help + '\n');
+    quiet(proc.stdout).write(tool.help.endsWith('\n') ? tool.help : tool.help + '\n');
     return 0;
   }
   if (args.version) {
-    proc.stdout.write(`${tool.name} ${version()}\n`);
+    quiet(proc.stdout).write(`${tool.name} ${version()}\n`);
     return 0;
   }
   if (usageProblem) {
@@ -175,7 +175,7 @@ async function runFiles(tool: Tool, proc: Proc, args: Minimist.ParsedArgs, files
     }
     const parts = cuttable && jobs > 1 ? (await import('./file-parts.js')).fileParts(files[0]) : null;
     if (jobs > 1 && (files.length > 1 || parts)) {
-      const out = new Output(proc.stdout);
+      const out = new Output(stdoutTarget(proc));
       const ref = { url: tool.parallel.url, name: tool.name };
       const notes = new OnceNotes(say);
       try {
@@ -209,7 +209,7 @@ export async function execute(tool: Tool, proc: Proc, args: Minimist.ParsedArgs,
   const say = (text: string) => proc.stderr.write(`${tool.name}: ${text}\n`);
   let problems = 0;
   let unreadable = 0;
-  const out = new Output(proc.stdout);
+  const out = new Output(stdoutTarget(proc));
   const once = new OnceNotes(say);
   const files = args._.map(String);
   const ctx: Context = {
@@ -283,8 +283,6 @@ export async function execute(tool: Tool, proc: Proc, args: Minimist.ParsedArgs,
 
 /** The body of every bin: run the tool on the real process and exit with its status. */
 export function main(tool: Tool): void {
-  // A write to a closed pipe can surface as an 'error' event on stdout after the tool is done.
-  process.stdout.on('error', () => {});
   run(tool, process as unknown as Proc).then(
     (status) => {
       process.exitCode = status;
@@ -294,6 +292,29 @@ export function main(tool: Tool): void {
       process.exitCode = 1;
     },
   );
+}
+
+/** A stream with a listener for 'error': a write to a closed pipe can surface as one after the tool is done. */
+function quiet(stream: Writable): Writable {
+  if (stream.listenerCount('error') === 0) stream.on('error', () => {});
+  return stream;
+}
+
+/**
+ * Where a tool's output goes: the process's descriptor 1, written with blocking writes,
+ * when it is a pipe or a socket (see Descriptor in output.ts); else its stdout stream.
+ * The stream is not made until it is needed, as making it makes a pipe non-blocking.
+ */
+function stdoutTarget(proc: Proc): Writable | Descriptor {
+  if (proc === (process as unknown)) {
+    try {
+      const stat = fstatSync(1);
+      if (stat.isFIFO() || stat.isSocket()) return { fd: 1, stream: () => quiet(proc.stdout) };
+    } catch {
+      // No descriptor 1 to look at: node's stream says what is wrong when written.
+    }
+  }
+  return quiet(proc.stdout);
 }
 
 /** Bytes per read of a file, unless the tool says otherwise (Tool.readSize). */
