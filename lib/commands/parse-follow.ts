@@ -11,7 +11,7 @@ import { follow } from '../core/follow.js';
 import { describeError } from '../core/fs-error.js';
 import { LineSplitter } from '../core/lines.js';
 import { openRegular } from '../core/regular-file.js';
-import { ToolError, UsageError, type Context } from '../core/run.js';
+import { stdinIsTerminal, ToolError, UsageError, type Context } from '../core/run.js';
 import { currentSessionForTerminal } from './current-session.js';
 import { SourceParser } from './parse.js';
 import { sessionsById, storeRoots } from './session-lookup.js';
@@ -34,7 +34,7 @@ function sessionById(ctx: Context, id: string): string {
 function targetsOf(ctx: Context): Target[] {
   if (ctx.files.includes('-')) throw new UsageError('--follow reads files, not stdin (stdin is read to its end without --follow)');
   if (ctx.files.length === 0) {
-    if (!ctx.proc.stdin.isTTY) throw new UsageError('--follow needs a FILE or a session id (stdin is read to its end without --follow)');
+    if (!stdinIsTerminal(ctx.proc)) throw new UsageError('--follow needs a FILE or a session id (stdin is read to its end without --follow)');
     return [{ file: currentSessionForTerminal(ctx), subagents: true }];
   }
   return ctx.files.map((name) => {

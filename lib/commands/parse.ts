@@ -6,7 +6,7 @@ import { reusedChunks } from '../core/file-chunks.js';
 import { isLongPiece, lineBatches, LONG_LINE, physicalLine, type LineItem } from '../core/lines.js';
 import { LongLineRecord, pushRecord } from '../core/records.js';
 import { openRegular } from '../core/regular-file.js';
-import type { Context, Tool } from '../core/run.js';
+import { stdinIsTerminal, type Context, type Tool } from '../core/run.js';
 import { parsePhysicalLine } from '../parse-line.js';
 import type { Harness } from '../record.js';
 
@@ -36,7 +36,7 @@ async function main(ctx: Context): Promise<void> {
   if (ctx.args.follow) return (await import('./parse-follow.js')).followParse(ctx);
   // No file and a terminal on stdin: nothing would ever arrive, so read the current session.
   // (Loaded only then: finding it takes every codec's store, which reading lines does not.)
-  if (ctx.files.length === 0 && ctx.proc.stdin.isTTY) ctx.files.push((await import('./current-session.js')).currentSessionForTerminal(ctx));
+  if (ctx.files.length === 0 && stdinIsTerminal(ctx.proc)) ctx.files.push((await import('./current-session.js')).currentSessionForTerminal(ctx));
   for await (const input of ctx.inputs()) {
     const source = new SourceParser(ctx, input.src, input.part && input.src !== undefined ? harnessBefore(input.src, input.part.start) : undefined);
     for await (const batch of lineBatches(reusedChunks(input.stream), LONG_LINE, input.part?.linesBefore ?? 0)) {

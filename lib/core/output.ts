@@ -49,7 +49,7 @@ export class Output {
   private sink: Writable | null = null;
 
   constructor(private readonly target: Writable | Descriptor) {
-    if ('fd' in target && typeof target.fd === 'number' && typeof (target as Descriptor).stream === 'function') this.fd = target.fd;
+    if (typeof (target as Descriptor).stream === 'function') this.fd = (target as Descriptor).fd;
     else this.listen(target as Writable);
   }
 
@@ -153,6 +153,8 @@ export class Output {
         else {
           this.closed = true;
           this.failure = e.code === 'EPIPE' ? new BrokenPipe() : e;
+          // Nothing more can be written: what is pushed until the tool hears of it is dropped.
+          this.ready = [];
         }
       }
     }
@@ -160,6 +162,7 @@ export class Output {
 
   private async writeReady(): Promise<void> {
     if (this.fd !== null) this.writeBlocking();
+    if (this.failure) this.ready = [];
     while (this.ready.length > 0) {
       if (this.failure) throw this.failure;
       if (this.closed) throw new BrokenPipe();

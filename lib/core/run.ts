@@ -3,10 +3,12 @@
 import { closeSync, createReadStream, fstatSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Readable, Writable } from 'node:stream';
+import { isatty } from 'node:tty';
 import type Minimist from 'minimist';
 import type { FilePart } from './file-parts.js';
 import { inputFiles } from './input-files.js';
 import { OnceNotes } from './once-notes.js';
+import { blockingReadStream } from './pipe-input.js';
 import { BrokenPipe, Output, type Descriptor } from './output.js';
 
 // minimist and start.cjs are CommonJS: required, they load in about 1.5 ms; imported,
@@ -94,6 +96,11 @@ export function location(where: { src?: string; n?: number } | null): string {
   if (!where) return '';
   const file = where.src ?? 'stdin';
   return where.n === undefined ? `${file}: ` : `${file}:${where.n}: `;
+}
+
+/** Whether stdin is a terminal, asked without making node's stdin stream (which makes a pipe non-blocking). */
+export function stdinIsTerminal(proc: Proc): boolean {
+  return proc === (process as unknown) ? isatty(0) : proc.stdin.isTTY === true;
 }
 
 /** Run a tool against a process; resolves to the exit status. */
@@ -306,13 +313,12 @@ function quiet(stream: Writable): Writable {
  * The stream is not made until it is needed, as making it makes a pipe non-blocking.
  */
 function stdoutTarget(proc: Proc): Writable | Descriptor {
-  if (proc === (process as unknown)) {
-    try {
-      const stat = fstatSync(1);
-      if (stat.isFIFO() || stat.isSocket()) return { fd: 1, stream: () => quiet(proc.stdout) };
-    } catch {
-      // No descriptor 1 to look at: node's stream says what is wrong when written.
-    }
+  if (proc !== (process as unknown)) return proc.stdout;
+  try {
+    const stat = fstatSync(1);
+    if (stat.isFIFO() || stat.isSocket()) return { fd: 1, stream: () => quiet(proc.stdout) };
+  } catch {
+    // No descriptor 1 to look at: node's stream says what is wrong when written.
   }
   return quiet(proc.stdout);
 }
@@ -324,11 +330,15 @@ const READ_SIZE = 1 << 20;
  * The stream of stdin. When the process's stdin is a regular file (`tx-parse < f`) it is
  * read in 1 MB chunks, as a named file is, from where its offset stands: node's own
  * stdin stream reads a file 64 KB at a time, and each chunk costs a turn of the loop.
+ * A pipe or a socket is read with blocking reads (pipe-input.ts).
  */
 function stdinStream(proc: Proc, readSize = READ_SIZE): Readable {
   if (proc !== (process as unknown)) return proc.stdin;
   try {
-    if (fstatSync(0).isFile()) return createReadStream('', { fd: 0, highWaterMark: readSize, autoClose: false });
+    const stat = fstatSync(0);
+    if (stat.isFile()) return createReadStream('', { fd: 0, highWaterMark: readSize, autoClose: false });
+    // Not made until it is needed: making node's stream makes the descriptor non-blocking.
+    if (stat.isFIFO() || stat.isSocket()) return blockingReadStream(0, () => proc.stdin);
   } catch {
     // No descriptor 0 to look at: node's stream says what is wrong when read.
   }

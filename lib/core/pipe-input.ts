@@ -1,0 +1,58 @@
+// Standard input that is a pipe or a socket, read with blocking reads as cat reads it.
+// Node reads a pipe from its event loop, a turn for every 64 KB, and each turn costs
+// more than the read; a blocking read costs the read. Nothing is read ahead: a read
+// happens when the reader asks for the next chunk, after it has written out what the
+// last one gave, so a live pipeline (tx-parse -f | tx-filter) shows each line as it
+// comes. Node's own stream takes over from the first read that would block the wrong
+// way: a descriptor made non-blocking (EAGAIN), or a signal handler installed (a
+// blocked read would hold it back until input came).
+import { readSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { signalsHandled } from './interrupt.js';
+
+/** Chunks are read into slabs of 1 MB; a new slab when less than a pipe's 64 KB is left. */
+const SLAB = 1 << 20;
+const LEAST = 64 * 1024;
+
+/** A stream of descriptor `fd` read with blocking reads, one per chunk asked for; `fallback()` gives node's stream of the same descriptor. */
+export function blockingReadStream(fd: number, fallback: () => Readable): Readable {
+  let slab = Buffer.allocUnsafe(SLAB);
+  let used = 0;
+  let stream: Readable | null = null;
+  return new Readable({
+    highWaterMark: 0,
+    read() {
+      if (stream) {
+        stream.resume();
+        return;
+      }
+      if (!signalsHandled()) {
+        if (slab.length - used < LEAST) {
+          slab = Buffer.allocUnsafe(SLAB);
+          used = 0;
+        }
+        try {
+          const got = readSync(fd, slab, used, slab.length - used, null);
+          if (got === 0) this.push(null);
+          else {
+            // A chunk is the reader's until it asks for the next: the slab's later bytes are never read into it again.
+            this.push(slab.subarray(used, used + got));
+            used += got;
+          }
+          return;
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') {
+            this.destroy(err as Error);
+            return;
+          }
+        }
+      }
+      stream = fallback();
+      stream.on('data', (chunk: Buffer) => {
+        if (!this.push(chunk)) stream!.pause();
+      });
+      stream.on('end', () => this.push(null));
+      stream.on('error', (err) => this.destroy(err));
+    },
+  });
+}
