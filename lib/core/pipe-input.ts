@@ -10,8 +10,8 @@ import { readSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { signalsHandled } from './interrupt.js';
 
-/** Chunks are read into slabs of 1 MB; a new slab when less than a pipe's 64 KB is left. */
-const SLAB = 1 << 20;
+/** Chunks are read into slabs of 256 KB; a new slab when less than a pipe's 64 KB is left. */
+const SLAB = 256 * 1024;
 const LEAST = 64 * 1024;
 
 /** A stream of descriptor `fd` read with blocking reads, one per chunk asked for; `fallback()` gives node's stream of the same descriptor. */
