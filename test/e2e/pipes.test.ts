@@ -1,0 +1,153 @@
+// A tool's stdout that is a pipe (or a socket) is written with a blocking write of each
+// 64 KB piece the moment it fills, as cat writes; its stdin that is a pipe is read with
+// blocking reads, as cat reads, and nothing ahead of the reader (see Descriptor in
+// lib/core/output.ts and lib/core/pipe-input.ts). The bytes must be those a file gives
+// or takes; a descriptor made non-blocking, or a signal handler installed, hands the
+// rest to node's stream, still whole and in order; a live pipeline still shows each
+// line as it comes.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { prng, repo } from '../helpers.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'tx-pipes-'));
+t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
+
+// About 3 MB of session lines of uneven length.
+const random = prng(11);
+const lines: string[] = [];
+let size = 0;
+for (let i = 0; size < 3_000_000; i++) {
+  const text = 'y'.repeat(Math.floor(random() * 100_000)) + ` ü ${i}`;
+  const type = i % 2 === 0 ? 'user' : 'assistant';
+  const content = type === 'user' ? text : [{ type: 'text', text }];
+  lines.push(JSON.stringify({ type, sessionId: 's', uuid: `u${i}`, parentUuid: i === 0 ? null : `u${i - 1}`, timestamp: '2025-01-01T00:00:00Z', message: { role: type, content } }));
+  size += lines[lines.length - 1].length + 1;
+}
+const file = join(scratch, 's.jsonl');
+writeFileSync(file, lines.join('\n') + '\n');
+
+const bin = (name: string) => repo('build', 'bin', `${name}.js`);
+// The tools run as a user runs them: the preloads tap adds to NODE_OPTIONS make node's stdio streams, which makes a pipe non-blocking.
+const sh = (script: string) => execFileSync('bash', ['-c', `unset NODE_OPTIONS; ${script}`], { maxBuffer: 1 << 28 });
+/** The records of the file, as tx-parse writes them to a file. */
+const expected = sh(`node "${bin('tx-parse')}" < "${file}"`);
+const records = join(scratch, 'records');
+writeFileSync(records, expected);
+
+/**
+ * A preload that counts the calls of fs.readSync on descriptor 0 or fs.writeSync on
+ * descriptor 1 (`calls`) and those that found it non-blocking (`eagain`), runs `setup`,
+ * and says at exit whether the descriptor is still blocking.
+ */
+function preload(name: string, fd: 0 | 1, setup = ''): string {
+  const path = join(scratch, `${name}.cjs`);
+  const call = fd === 0 ? 'readSync' : 'writeSync';
+  writeFileSync(
+    path,
+    `const fs = require('node:fs'); const original = fs.${call}; let calls = 0; let eagain = 0;
+     fs.${call} = function (fd, ...rest) {
+       if (fd === ${fd}) calls++;
+       try { return original.call(this, fd, ...rest); } catch (e) { if (fd === ${fd} && e.code === 'EAGAIN') eagain++; throw e; }
+     };
+     require('node:module').syncBuiltinESMExports();
+     ${setup}
+     process.on('exit', () => {
+       const flags = parseInt(/flags:\\s*(\\d+)/.exec(fs.readFileSync('/proc/self/fdinfo/${fd}', 'utf8'))[1], 8);
+       fs.writeFileSync(${JSON.stringify(join(scratch, `${name}.report`))}, JSON.stringify({ calls, eagain, blocking: (flags & 0o4000) === 0 }));
+     });`,
+  );
+  return path;
+}
+const report = (name: string) => JSON.parse(readFileSync(join(scratch, `${name}.report`), 'utf8'));
+
+const procfs = (() => {
+  try {
+    readFileSync('/proc/self/fdinfo/0');
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const needsProc = { skip: procfs ? false : 'no /proc/self/fdinfo to see whether a descriptor blocks' };
+
+t.test('tx-parse into a pipe writes each 64 KB piece with a blocking write, and the bytes are those it writes to a file', needsProc, async (t) => {
+  const pre = preload('write', 1);
+  const out = sh(`node --require "${pre}" "${bin('tx-parse')}" < "${file}" | cat`);
+  t.ok(out.equals(expected), 'the same bytes through the pipe');
+  const r = report('write');
+  t.ok(r.calls >= Math.floor(expected.length / 65536), `a blocking write per 64 KB piece (${r.calls} for ${expected.length} bytes)`);
+  t.equal(r.blocking, true, "descriptor 1 stays blocking: node's stream was never made");
+  t.equal(r.eagain, 0, 'no write found the pipe non-blocking');
+});
+
+t.test('cat FILE | tx-parse reads the pipe with blocking reads and gives the records tx-parse < FILE gives', needsProc, async (t) => {
+  const pre = preload('read', 0);
+  t.ok(sh(`cat "${file}" | node --require "${pre}" "${bin('tx-parse')}"`).equals(expected), 'the same records');
+  const r = report('read');
+  t.ok(r.calls >= Math.floor(size / 65536), `a blocking read per pipeful at least (${r.calls} for ${size} bytes)`);
+  t.equal(r.blocking, true, "descriptor 0 stays blocking: node's stream was never made");
+  t.equal(r.eagain, 0, 'no read found the pipe non-blocking');
+});
+
+t.test('records through pipes both ways: tx-native, tx-filter, tx-stats and tx-common give what they give between files', async (t) => {
+  t.ok(sh(`cat "${records}" | node "${bin('tx-native')}" | cat`).equals(readFileSync(file)), 'tx-native gives the session back');
+  for (const [name, args] of [['tx-filter', '--kind assistant'], ['tx-stats', ''], ['tx-common', '']]) {
+    const between = sh(`node "${bin(name)}" ${args} < "${records}" > "${scratch}/out"; cat "${scratch}/out"`);
+    t.ok(between.length > 0 && sh(`cat "${records}" | node "${bin(name)}" ${args} | cat`).equals(between), `${name}: the same output`);
+  }
+});
+
+t.test('descriptor 1 made non-blocking: what a blocking write cannot take goes through the stream, whole and in order', needsProc, async (t) => {
+  // Making process.stdout makes the pipe non-blocking; the reader waits, so the pipe fills.
+  const pre = preload('write-nonblocking', 1, 'process.stdout;');
+  t.ok(sh(`node --require "${pre}" "${bin('tx-parse')}" < "${file}" | (sleep 0.5; cat)`).equals(expected), 'the same bytes');
+  const r = report('write-nonblocking');
+  t.equal(r.blocking, false, 'the descriptor was non-blocking');
+  t.ok(r.eagain >= 1, `a write found the pipe full (${r.eagain}) and the stream took over`);
+});
+
+t.test('descriptor 0 made non-blocking: node\'s stream reads the rest, and the records are the same', needsProc, async (t) => {
+  // Making process.stdin makes the pipe non-blocking; the writer starts late, so the first read finds it empty.
+  const pre = preload('read-nonblocking', 0, 'process.stdin;');
+  t.ok(sh(`(sleep 0.3; cat "${file}") | node --require "${pre}" "${bin('tx-parse')}"`).equals(expected), 'the same records');
+  const r = report('read-nonblocking');
+  t.equal(r.blocking, false, 'the descriptor was non-blocking');
+  t.ok(r.eagain >= 1, `a read found the pipe empty (${r.eagain}) and the stream took over`);
+});
+
+t.test('a signal handler installed: node\'s streams read and write (a blocked call would hold the handler back)', needsProc, async (t) => {
+  for (const fd of [0, 1] as const) {
+    const pre = preload(`handled-${fd}`, fd, "process.on('SIGHUP', () => {});");
+    t.ok(sh(`cat "${file}" | node --require "${pre}" "${bin('tx-parse')}" | cat`).equals(expected), 'the same records');
+    t.equal(report(`handled-${fd}`).calls, 0, `no blocking ${fd === 0 ? 'read of descriptor 0' : 'write to descriptor 1'}`);
+  }
+});
+
+t.test('a reader that goes away ends each tool quietly, with status 0', async (t) => {
+  for (const [name, input] of [['tx-parse', file], ['tx-native', records], ['tx-filter', records]]) {
+    const out = sh(`node "${bin(name)}" "${input}" 2>"${scratch}/err" | head -c 100 >/dev/null; echo "\${PIPESTATUS[0]}"; cat "${scratch}/err"`).toString();
+    t.equal(out, '0\n', `${name}: status 0, nothing on stderr`);
+  }
+});
+
+t.test('nothing is read ahead: tx-filter writes the answer to a record before the next arrives', async (t) => {
+  const prompt = (text: string, i: number) => JSON.stringify({ type: 'user', sessionId: 's', uuid: `p${i}`, timestamp: '2025-01-01T00:00:00Z', message: { role: 'user', content: text } });
+  writeFileSync(join(scratch, 'prompts.jsonl'), [prompt('first', 1), prompt('second', 2)].join('\n') + '\n');
+  const [first, second] = sh(`node "${bin('tx-parse')}" "${join(scratch, 'prompts.jsonl')}"`).toString().trimEnd().split('\n');
+  const child = spawn('bash', ['-c', `unset NODE_OPTIONS; exec node "${bin('tx-filter')}" --human-prompts --view`], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const until = async (ok: () => boolean) => {
+    for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 50));
+    return ok();
+  };
+  child.stdin.write(first + '\n');
+  t.ok(await until(() => out.includes('"first"')), 'the first prompt comes out while stdin is still open');
+  t.notOk(out.includes('"second"'), 'and nothing more');
+  child.stdin.end(second + '\n');
+  t.equal(await new Promise((r) => child.on('close', r)), 0, 'status 0 at the end of the input');
+  t.equal(out.trimEnd().split('\n').length, 2, 'both prompts');
+});
