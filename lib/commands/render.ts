@@ -2,7 +2,7 @@
 // records and native session lines are first converted by tx-common's own writer.
 import { CommonWriter, type CommonOut } from './common.js';
 import { splitLines } from '../core/lines.js';
-import { UsageError, type Context, type Tool } from '../core/run.js';
+import { stdoutIsTerminal, UsageError, type Context, type Tool } from '../core/run.js';
 import { parsePhysicalLine } from '../parse-line.js';
 import { decodeLine, recordView, type Harness } from '../record.js';
 import { HtmlPage, type PageSink } from '../render/html.js';
@@ -51,8 +51,7 @@ class CommonLines implements CommonOut {
 }
 
 async function main(ctx: Context): Promise<void> {
-  const stdoutIsTerminal = (ctx.proc.stdout as { isTTY?: boolean }).isTTY === true;
-  const format = ctx.args.format ?? (stdoutIsTerminal ? 'md' : 'html');
+  const format = ctx.args.format ?? (stdoutIsTerminal(ctx.proc) ? 'md' : 'html');
   if (format !== 'html' && format !== 'md') throw new UsageError(`--format must be html or md, not ${JSON.stringify(format)}`);
   const sink: PageSink = { write: (text) => ctx.out.write(text) };
   const renderer = new CommonRenderer(format === 'html' ? new HtmlPage(sink) : new MarkdownDoc(sink));

@@ -103,6 +103,11 @@ export function stdinIsTerminal(proc: Proc): boolean {
   return proc === (process as unknown) ? isatty(0) : proc.stdin.isTTY === true;
 }
 
+/** Whether stdout is a terminal, asked without making node's stdout stream (which makes a pipe non-blocking). */
+export function stdoutIsTerminal(proc: Proc): boolean {
+  return proc === (process as unknown) ? isatty(1) : (proc.stdout as { isTTY?: boolean }).isTTY === true;
+}
+
 /** Run a tool against a process; resolves to the exit status. */
 export async function run(tool: Tool, proc: Proc): Promise<number> {
   const say = (text: string) => proc.stderr.write(`${tool.name}: ${text}\n`);

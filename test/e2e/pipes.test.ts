@@ -83,6 +83,16 @@ t.test('tx-parse into a pipe writes each 64 KB piece with a blocking write, and 
   t.equal(r.eagain, 0, 'no write found the pipe non-blocking');
 });
 
+t.test('tx-render into a pipe: a page, written with blocking writes (whether stdout is a terminal is asked without making its stream)', needsProc, async (t) => {
+  const pre = preload('render', 1);
+  const page = sh(`node --require "${pre}" "${bin('tx-render')}" < "${file}" | cat`);
+  t.ok(page.equals(sh(`node "${bin('tx-render')}" < "${file}" > "${scratch}/page"; cat "${scratch}/page"`)), 'the page it writes to a file');
+  t.match(page.subarray(0, 200).toString(), /<!doctype html>/i, 'HTML, as for any output that is not a terminal');
+  const r = report('render');
+  t.ok(r.calls > 0, `blocking writes (${r.calls})`);
+  t.equal(r.blocking, true, "descriptor 1 stays blocking: node's stream was never made");
+});
+
 t.test('cat FILE | tx-parse reads the pipe with blocking reads and gives the records tx-parse < FILE gives', needsProc, async (t) => {
   const pre = preload('read', 0);
   t.ok(sh(`cat "${file}" | node --require "${pre}" "${bin('tx-parse')}"`).equals(expected), 'the same records');
