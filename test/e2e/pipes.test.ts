@@ -30,7 +30,7 @@ const file = join(scratch, 's.jsonl');
 writeFileSync(file, lines.join('\n') + '\n');
 
 const bin = (name: string) => repo('build', 'bin', `${name}.js`);
-// The tools run as a user runs them: the preloads tap adds to NODE_OPTIONS make node's stdio streams, which makes a pipe non-blocking.
+// The tools run as a user runs them: the preload tap adds to NODE_OPTIONS installs signal handlers, which send a tool to node's streams.
 const sh = (script: string) => execFileSync('bash', ['-c', `unset NODE_OPTIONS; ${script}`], { maxBuffer: 1 << 28 });
 /** The records of the file, as tx-parse writes them to a file. */
 const expected = sh(`node "${bin('tx-parse')}" < "${file}"`);
