@@ -39,10 +39,11 @@ writeFileSync(records, expected);
 
 /**
  * A preload that counts the calls of fs.readSync on descriptor 0 or fs.writeSync on
- * descriptor 1 (`calls`) and those that found it non-blocking (`eagain`), runs `setup`,
- * and says at exit whether the descriptor is still blocking.
+ * descriptor 1 (`calls`) and those that found it non-blocking (`eagain`), runs `setup`
+ * (and `afterCall` after each call on the descriptor), and says at exit whether the
+ * descriptor is still blocking.
  */
-function preload(name: string, fd: 0 | 1, setup = ''): string {
+function preload(name: string, fd: 0 | 1, setup = '', afterCall = ''): string {
   const path = join(scratch, `${name}.cjs`);
   const call = fd === 0 ? 'readSync' : 'writeSync';
   writeFileSync(
@@ -50,7 +51,7 @@ function preload(name: string, fd: 0 | 1, setup = ''): string {
     `const fs = require('node:fs'); const original = fs.${call}; let calls = 0; let eagain = 0;
      fs.${call} = function (fd, ...rest) {
        if (fd === ${fd}) calls++;
-       try { return original.call(this, fd, ...rest); } catch (e) { if (fd === ${fd} && e.code === 'EAGAIN') eagain++; throw e; }
+       try { return original.call(this, fd, ...rest); } catch (e) { if (fd === ${fd} && e.code === 'EAGAIN') eagain++; throw e; } finally { if (fd === ${fd}) { ${afterCall} } }
      };
      require('node:module').syncBuiltinESMExports();
      ${setup}
@@ -133,6 +134,16 @@ t.test('a signal handler installed: node\'s streams read and write (a blocked ca
     const pre = preload(`handled-${fd}`, fd, "process.on('SIGHUP', () => {});");
     t.ok(sh(`cat "${file}" | node --require "${pre}" "${bin('tx-parse')}" | cat`).equals(expected), 'the same records');
     t.equal(report(`handled-${fd}`).calls, 0, `no blocking ${fd === 0 ? 'read of descriptor 0' : 'write to descriptor 1'}`);
+  }
+});
+
+t.test('a signal handler installed after the first blocking call: the stream goes on from there, the bytes whole and in order', needsProc, async (t) => {
+  for (const fd of [0, 1] as const) {
+    const pre = preload(`later-${fd}`, fd, '', "if (calls === 1) process.on('SIGHUP', () => {});");
+    t.ok(sh(`cat "${file}" | node --require "${pre}" "${bin('tx-parse')}" | cat`).equals(expected), 'the same records');
+    const r = report(`later-${fd}`);
+    t.equal(r.calls, 1, `one blocking ${fd === 0 ? 'read' : 'write'}, then the stream`);
+    t.equal(r.blocking, false, "node's stream made the descriptor non-blocking");
   }
 });
 
