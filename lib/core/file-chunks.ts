@@ -1,7 +1,7 @@
 // The chunks of an input for a reader that is done with each chunk before it asks for
 // the next (tx-parse copies every line it keeps). A regular file is read with
 // synchronous reads into one buffer used again and again: a read stream makes a new
-// 1 MB buffer per read, and on worker threads memory freed that way stays with the
+// buffer per read, and on worker threads memory freed that way stays with the
 // thread's allocator, so the peak grows with the number of workers. Anything else (a
 // pipe, a FIFO, a terminal) is read as the stream it is.
 import { fstatSync, readSync, ReadStream } from 'node:fs';

@@ -9,7 +9,7 @@ import type { FilePart } from './file-parts.js';
 import { inputFiles } from './input-files.js';
 import { OnceNotes } from './once-notes.js';
 import { blockingReadStream } from './pipe-input.js';
-import { BrokenPipe, Output, type Descriptor } from './output.js';
+import { BrokenPipe, Output, type Copier, type Descriptor } from './output.js';
 
 // minimist and start.cjs are CommonJS: required, they load in about 1.5 ms; imported,
 // node first scans their source for named exports, some 6 ms more on every start.
@@ -29,6 +29,8 @@ export interface Proc {
   send?(value: unknown): void;
   /** On a worker of runOnWorkers(): hands a note said once per run (Context.noteOnce) to the main thread. */
   noteOnce?(first: string, others: string): void;
+  /** On a worker of runOnWorkers(): where the tool's Output copies its pieces (stdout stays for anything written to it directly). */
+  copier?: Copier;
 }
 
 /** One input of a tool: a named file, or stdin (src undefined). */
@@ -80,8 +82,6 @@ export interface Tool {
   parallel?: { url: string; when?(args: Minimist.ParsedArgs): boolean; parts?: boolean };
   /** A directory named stands for its `*.jsonl` files in name order (else opening it says it is not a regular file); a function says with which options. */
   directories?: boolean | ((args: Minimist.ParsedArgs) => boolean);
-  /** Bytes per read of a file (named, or a regular file on stdin); default 1 MB. */
-  readSize?: number;
 }
 
 /** An error in how the tool was called: exit status 2. */
@@ -245,14 +245,14 @@ export async function execute(tool: Tool, proc: Proc, args: Minimist.ParsedArgs,
       const names = files.length === 0 ? ['-'] : files;
       for (const name of names) {
         if (name === '-') {
-          yield { stream: stdinStream(proc, tool.readSize) };
+          yield { stream: stdinStream(proc) };
           continue;
         }
         // Named files are read as given (a FIFO from `<(zcat f.gz)` too), but a directory
         // opens like a file and fails only at its first read: it is refused here, by name.
         let stream: Readable;
         try {
-          stream = namedFileStream(name, part, tool.readSize);
+          stream = namedFileStream(name, part);
         } catch (err) {
           const e = err as NodeJS.ErrnoException;
           unreadable++;
@@ -314,34 +314,42 @@ function quiet(stream: Writable): Writable {
 
 /**
  * Where a tool's output goes: the process's descriptor 1, written with blocking writes,
- * when it is a pipe or a socket (see Descriptor in output.ts); else its stdout stream.
- * The stream is not made until it is needed, as making it makes a pipe non-blocking.
+ * unless it is a terminal (see Descriptor in output.ts): a pipe or a socket so that the
+ * stages of a pipeline overlap, a file or /dev/null so that each piece is filled again
+ * once written (node writes those synchronously too). The stream is not made until it is
+ * needed, as making it makes a pipe non-blocking. On a worker, the worker's Copier.
  */
-function stdoutTarget(proc: Proc): Writable | Descriptor {
-  if (proc !== (process as unknown)) return proc.stdout;
+function stdoutTarget(proc: Proc): Writable | Descriptor | Copier {
+  if (proc !== (process as unknown)) return proc.copier ?? proc.stdout;
   try {
     const stat = fstatSync(1);
-    if (stat.isFIFO() || stat.isSocket()) return { fd: 1, stream: () => quiet(proc.stdout) };
+    if (stat.isFIFO() || stat.isSocket() || stat.isFile() || (stat.isCharacterDevice() && !isatty(1))) return { fd: 1, stream: () => quiet(proc.stdout) };
   } catch {
     // No descriptor 1 to look at: node's stream says what is wrong when written.
   }
   return quiet(proc.stdout);
 }
 
-/** Bytes per read of a file, unless the tool says otherwise (Tool.readSize). */
-const READ_SIZE = 1 << 20;
+/**
+ * Bytes per read of a file. A line a tool holds (a record being converted, a line being
+ * scanned) keeps its whole read buffer alive: with 1 MB reads tx-redact peaked at
+ * 147-152 MB on the 50 MB corpus, tx-common at 143 MB and with two workers 172 MB; with
+ * 256 KB reads at 101-109, 125 and 137 MB, no slower. tx-parse reads a file into a
+ * buffer of its own (file-chunks.ts).
+ */
+const READ_SIZE = 256 * 1024;
 
 /**
  * The stream of stdin. When the process's stdin is a regular file (`tx-parse < f`) it is
- * read in 1 MB chunks, as a named file is, from where its offset stands: node's own
- * stdin stream reads a file 64 KB at a time, and each chunk costs a turn of the loop.
+ * read in chunks of READ_SIZE, as a named file is, from where its offset stands: node's
+ * own stdin stream reads a file 64 KB at a time, and each chunk costs a turn of the loop.
  * A pipe or a socket is read with blocking reads (pipe-input.ts).
  */
-function stdinStream(proc: Proc, readSize = READ_SIZE): Readable {
+function stdinStream(proc: Proc): Readable {
   if (proc !== (process as unknown)) return proc.stdin;
   try {
     const stat = fstatSync(0);
-    if (stat.isFile()) return createReadStream('', { fd: 0, highWaterMark: readSize, autoClose: false });
+    if (stat.isFile()) return createReadStream('', { fd: 0, highWaterMark: READ_SIZE, autoClose: false });
     // Not made until it is needed: making node's stream makes the descriptor non-blocking.
     if (stat.isFIFO() || stat.isSocket()) return blockingReadStream(0, () => proc.stdin);
   } catch {
@@ -351,13 +359,13 @@ function stdinStream(proc: Proc, readSize = READ_SIZE): Readable {
 }
 
 /** A read stream of a file named on the command line; throws, with a message to show, when it cannot be opened or is a directory. */
-export function namedFileStream(name: string, part?: FilePart, readSize = READ_SIZE): Readable {
+export function namedFileStream(name: string, part?: FilePart): Readable {
   const fd = openSync(name, 'r');
   if (fstatSync(fd).isDirectory()) {
     closeSync(fd);
     throw new Error('a directory, not a file');
   }
   // A part's end is exclusive, a read stream's inclusive.
-  if (part) return createReadStream('', { fd, highWaterMark: readSize, start: part.start, end: part.end - 1 });
-  return createReadStream('', { fd, highWaterMark: readSize });
+  if (part) return createReadStream('', { fd, highWaterMark: READ_SIZE, start: part.start, end: part.end - 1 });
+  return createReadStream('', { fd, highWaterMark: READ_SIZE });
 }

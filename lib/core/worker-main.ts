@@ -42,21 +42,29 @@ async function runFile(index: number, file: string, part?: FilePart): Promise<vo
     batch = null;
     used = 0;
   };
+  /** Copy bytes into batches, sending each as it fills (the credit is waited for after). */
+  const copy = (chunk: Buffer) => {
+    let from = 0;
+    while (from < chunk.length) {
+      batch ??= spare.pop() ?? Buffer.allocUnsafe(BATCH);
+      const n = Math.min(chunk.length - from, BATCH - used);
+      chunk.copy(batch, used, from, from + n);
+      used += n;
+      from += n;
+      if (used === BATCH) sendBatch();
+    }
+  };
+  const room = () => (inFlight < CREDIT ? null : new Promise<void>((resolve) => waiting.push(resolve)));
+  // The tool's Output copies each piece it fills (and fills it again) and waits for the
+  // credit once per batch of input; this stream is for anything written to stdout itself.
   const stdout = new Writable({
     highWaterMark: 64 * 1024,
     write(chunk: Buffer, _enc, cb) {
-      let from = 0;
-      while (from < chunk.length) {
-        batch ??= spare.pop() ?? Buffer.allocUnsafe(BATCH);
-        const n = Math.min(chunk.length - from, BATCH - used);
-        chunk.copy(batch, used, from, from + n);
-        used += n;
-        from += n;
-        if (used === BATCH) sendBatch();
-      }
       // A chunk is copied whole (the tools write 64 KB at most), then waits for credit.
-      if (inFlight < CREDIT) cb();
-      else waiting.push(() => cb());
+      copy(chunk);
+      const wait = room();
+      if (wait) void wait.then(() => cb());
+      else cb();
     },
     final(cb) {
       sendBatch();
@@ -75,7 +83,7 @@ async function runFile(index: number, file: string, part?: FilePart): Promise<vo
     port.postMessage({ type: 'data', index, value } satisfies FromWorker);
   };
   const noteOnce = (first: string, others: string) => port.postMessage({ type: 'once', index, first, others } satisfies FromWorker);
-  const proc: Proc = { argv: [], env: process.env, stdin: Readable.from([]), stdout, stderr, cwd: () => process.cwd(), send, noteOnce };
+  const proc: Proc = { argv: [], env: process.env, stdin: Readable.from([]), stdout, stderr, cwd: () => process.cwd(), send, noteOnce, copier: { copy, room } };
   const status = await execute(tool, proc, { ...args, _: [file] } as never, part);
   // The tool is done, but pieces it wrote while the credit was spent wait in the stream's
   // buffer, unsent, and the last batch is sent when the stream ends: 'done' must follow

@@ -9,20 +9,28 @@ import { run } from '../../lib/core/run.js';
 import { prng, repo, runBin, runTool } from '../helpers.js';
 import { piecesOf, piecesTool } from './pieces-tool.js';
 
-/** Run tx-pieces on workers in this process, into a stdout that takes `delayMs` per write; rejects after 30 s. */
-async function runPieces(specs: string[], delayMs: number): Promise<{ status: number; stdout: string; stderr: string }> {
+/**
+ * Run tx-pieces on workers in this process, into a stdout that takes `delayMs` per write;
+ * rejects after 30 s. `marks` holds each message of stderr with the bytes written to
+ * stdout when it came.
+ */
+async function runPieces(specs: string[], delayMs: number): Promise<{ status: number; stdout: string; stderr: string; marks: [string, number][] }> {
   const out: Buffer[] = [];
   const err: Buffer[] = [];
+  const marks: [string, number][] = [];
+  let written = 0;
   const stdout = new Writable({
     highWaterMark: 1,
     write(chunk, _enc, cb) {
       out.push(Buffer.from(chunk));
+      written += chunk.length;
       setTimeout(cb, delayMs);
     },
   });
   const stderr = new Writable({
     write(chunk, _enc, cb) {
       err.push(Buffer.from(chunk));
+      marks.push([chunk.toString('utf8'), written]);
       cb();
     },
   });
@@ -31,7 +39,7 @@ async function runPieces(specs: string[], delayMs: number): Promise<{ status: nu
     run(piecesTool, { argv: ['node', 'tx-pieces', '--jobs', '2', ...specs], env: process.env, stdin: Readable.from([]), stdout, stderr, cwd: () => process.cwd() }),
     new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the run did not finish in 30 s')), 30_000))),
   ]).finally(() => clearTimeout(timer));
-  return { status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+  return { status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), marks };
 }
 
 /** A small session file whose lines are numbered so that any reordering would show. */
@@ -121,6 +129,23 @@ t.test('a worker ahead of the output by more than its credit sends every piece b
   t.equal(r.status, 0);
   t.equal(r.stdout, specs.flatMap(piecesOf).join(''), 'every piece, in file order');
   t.equal(r.stderr, specs.map((s) => `tx-pieces: ${s.split(':')[0]}: start\ntx-pieces: ${s.split(':')[0]}: end\n`).join(''), 'messages in file order');
+});
+
+t.test('a worker waits for its credit: a file written slowly is mostly written when its worker says it is done', async (t) => {
+  // 40 pieces of 64 KB (2.5 MB) into a stdout taking 5 ms a piece. The worker copies each
+  // piece into 256 KB batches and may have 4 of them unwritten: when it says "a: end",
+  // all but about 1 MB must be written already. A worker that ignored its credit would
+  // say it at once, with next to nothing written. (A second file, as one file is run on
+  // the main thread.)
+  const specs = ['a:40:65536', 'b:1:10'];
+  const r = await runPieces(specs, 5);
+  t.equal(r.status, 0);
+  const total = piecesOf(specs[0]).join('').length;
+  t.equal(r.stdout, specs.flatMap(piecesOf).join(''), 'every piece written, in order');
+  const end = r.marks.find(([text]) => text === 'tx-pieces: a: end\n');
+  t.ok(end, 'the worker said it was done');
+  const slack = 6 * 256 * 1024;
+  t.ok(end![1] >= total - slack, `when it said so, ${end![1]} of ${total} bytes were written (at most ${slack} may wait)`);
 });
 
 t.test('a worker that ends in the middle of a file stops the run with a message (it does not wait for the file forever)', async (t) => {

@@ -84,6 +84,27 @@ t.test('tx-parse into a pipe writes each 64 KB piece with a blocking write, and 
   t.equal(r.eagain, 0, 'no write found the pipe non-blocking');
 });
 
+t.test('tx-parse into a file, or into /dev/null: blocking writes that fill one 64 KB piece again, and the file holds the bytes written into a pipe', async (t) => {
+  // Node writes a file synchronously too; what changes is that a piece written is done
+  // with and filled again, where a new piece per 64 KB left freed memory to the allocator.
+  const pieces = join(scratch, 'pieces');
+  const pre = preload(
+    'file',
+    1,
+    `const alloc = Buffer.allocUnsafe; let made = 0;
+     Buffer.allocUnsafe = function (size) { if (size === 65536) made++; return alloc.call(Buffer, size); };
+     process.on('exit', () => fs.appendFileSync(${JSON.stringify(pieces)}, made + '\\n'));`,
+  );
+  const out = join(scratch, 'file-out');
+  sh(`node --require "${pre}" "${bin('tx-parse')}" < "${file}" > "${out}"`);
+  t.ok(readFileSync(out).equals(expected), 'the file holds the records');
+  const r = report('file');
+  t.ok(r.calls >= Math.floor(expected.length / 65536), `a blocking write per 64 KB piece (${r.calls} for ${expected.length} bytes)`);
+  sh(`node --require "${pre}" "${bin('tx-parse')}" < "${file}" > /dev/null`);
+  const made = readFileSync(pieces, 'utf8').trim().split('\n').map(Number);
+  t.same(made, [1, 1], `one piece made for the file and one for /dev/null (${made.join(', ')}), for ${Math.ceil(expected.length / 65536)} pieces written each`);
+});
+
 t.test('tx-render into a pipe: a page, written with blocking writes (whether stdout is a terminal is asked without making its stream)', needsProc, async (t) => {
   const pre = preload('render', 1);
   const page = sh(`node --require "${pre}" "${bin('tx-render')}" < "${file}" | cat`);

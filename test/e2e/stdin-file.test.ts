@@ -1,7 +1,8 @@
 // When a tool's stdin is a regular file (`tx-parse < s.jsonl`), it reads it with its own
-// stream in 1 MB chunks (node's stdin stream reads a file 64 KB at a time). The output
-// must be what the same bytes give through a pipe, and reading starts where the
-// descriptor's offset stands, as it does for any reader of an inherited file.
+// stream in 256 KB chunks, as a named file is (node's stdin stream reads a file 64 KB at
+// a time). The output must be what the same bytes give through a pipe, and reading
+// starts where the descriptor's offset stands, as it does for any reader of an
+// inherited file.
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -94,12 +95,12 @@ t.test('a file on stdin is read from where its offset stands, not from its start
   t.equal(got[0].line.uuid, 'u2', 'the first record is the line at the offset');
 });
 
-t.test('a file on stdin is read 1 MB at a time, not in node\'s 64 KB', async (t) => {
+t.test('a file on stdin is read 256 KB at a time, as a named file is, not in node\'s 64 KB', async (t) => {
   const preload = chunksPreload();
   for (const [name, path] of [['tx-native', records], ['tx-filter', records], ['tx-common', records]]) {
     const r = fromFile(name, name === 'tx-filter' ? ['--human-prompts'] : [], path, 0, ['--require', preload]);
     t.equal(r.status, 0, `${name}: exit 0`);
-    t.match(r.stderr.toString(), /largest chunk of stdin: 1048576\n/, `${name}: 1 MB chunks`);
+    t.match(r.stderr.toString(), /largest chunk of stdin: 262144\n/, `${name}: 256 KB chunks`);
   }
 });
 
