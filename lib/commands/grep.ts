@@ -9,7 +9,7 @@ import type { MessageText, SessionFields, TextRole } from '../codec.js';
 import { CODECS, codecFor, detectCodec } from '../codecs.js';
 import { describeError } from '../core/fs-error.js';
 import { LONG_LINE } from '../core/lines.js';
-import { BrokenPipe, Output } from '../core/output.js';
+import { BrokenPipe, Output, OutputFailed } from '../core/output.js';
 import { candidateLines, prefilterFor, requiredLiterals, type Prefilter } from '../core/prefilter.js';
 import { openRegular } from '../core/regular-file.js';
 import { ToolError, UsageError, type Context, type Tool } from '../core/run.js';
@@ -265,7 +265,7 @@ async function searchFiles(ctx: Context, files: string[], search: Search): Promi
     try {
       hits += await searchFile(ctx, file, search);
     } catch (err) {
-      if (err instanceof BrokenPipe || (err as NodeJS.ErrnoException)?.code === 'EPIPE') throw err;
+      if (err instanceof BrokenPipe || err instanceof OutputFailed || (err as NodeJS.ErrnoException)?.code === 'EPIPE') throw err;
       errors++;
       ctx.note(`${file}: cannot read: ${describeError(err)}`);
     }

@@ -7,7 +7,7 @@ import { DEFAULT_WINDOW_MINUTES, type FoundSession, type SessionFields, type Ses
 import { codecFor } from '../codecs.js';
 import { ReadCounter } from '../core/file-lines.js';
 import { describeError } from '../core/fs-error.js';
-import { BrokenPipe } from '../core/output.js';
+import { BrokenPipe, OutputFailed } from '../core/output.js';
 import { ToolError, UsageError, type Context, type Tool } from '../core/run.js';
 
 /** The store tx-ls lists: --harness (default claude-code). */
@@ -282,7 +282,7 @@ async function listPlugins(ctx: Context): Promise<void> {
   try {
     await storeOf(ctx).readPlugins(file, (p) => ctx.out.writeJson(p));
   } catch (err) {
-    if (err instanceof BrokenPipe) throw err;
+    if (err instanceof BrokenPipe || err instanceof OutputFailed) throw err;
     throw new ToolError(`${file}: not a plugin registry: ${(err as Error).message}`);
   }
 }

@@ -13,6 +13,14 @@ export function describeError(err: unknown): string {
       return 'too many levels of symbolic links';
     case 'EISDIR':
       return 'is a directory';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    case 'EDQUOT':
+      return 'disk quota exceeded';
+    case 'EFBIG':
+      return 'file too large';
+    case 'EIO':
+      return 'input/output error';
     default:
       return e && e.message ? e.message : String(err);
   }

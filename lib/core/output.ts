@@ -7,6 +7,7 @@
 // Descriptor).
 import { writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
+import { describeError } from './fs-error.js';
 import { signalsHandled } from './interrupt.js';
 import { stringifyJson } from './json-text.js';
 
@@ -18,6 +19,18 @@ export class BrokenPipe extends Error {
   constructor() {
     super('broken pipe');
   }
+}
+
+/** Thrown by Output once a write failed for another reason (a full disk): run() says it and exits 1. */
+export class OutputFailed extends Error {
+  constructor(cause: unknown) {
+    super(`cannot write the output: ${describeError(cause)}`, { cause });
+  }
+}
+
+/** The failure a write error stands for: a quiet stop for a reader gone away, else OutputFailed. */
+function failureOf(err: NodeJS.ErrnoException): Error {
+  return err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED' ? new BrokenPipe() : new OutputFailed(err);
 }
 
 /**
@@ -74,7 +87,7 @@ export class Output {
     this.sink = stream;
     stream.on('error', (err: NodeJS.ErrnoException) => {
       this.closed = true;
-      this.failure = err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED' ? new BrokenPipe() : err;
+      this.failure = failureOf(err);
     });
   }
 
@@ -177,7 +190,7 @@ export class Output {
         if (e.code === 'EAGAIN') this.fd = null;
         else {
           this.closed = true;
-          this.failure = e.code === 'EPIPE' ? new BrokenPipe() : e;
+          this.failure = failureOf(e);
           // Nothing more can be written: what is pushed until the tool hears of it is dropped.
           this.ready = [];
         }

@@ -9,7 +9,7 @@ import type { FilePart } from './file-parts.js';
 import { inputFiles } from './input-files.js';
 import { OnceNotes } from './once-notes.js';
 import { blockingReadStream } from './pipe-input.js';
-import { BrokenPipe, Output, type Copier, type Descriptor } from './output.js';
+import { BrokenPipe, Output, OutputFailed, type Copier, type Descriptor } from './output.js';
 
 // minimist and start.cjs are CommonJS: required, they load in about 1.5 ms; imported,
 // node first scans their source for named exports, some 6 ms more on every start.
@@ -201,7 +201,7 @@ async function runFiles(tool: Tool, proc: Proc, args: Minimist.ParsedArgs, files
         // What the files before the failure gave is written, as a tool on one thread writes what it had.
         await out.end().catch(() => {});
         notes.end();
-        say(`internal error: ${e && e.message ? e.message : String(err)}`);
+        say(err instanceof OutputFailed ? err.message : `internal error: ${e && e.message ? e.message : String(err)}`);
         return 1;
       }
     }
@@ -274,7 +274,7 @@ export async function execute(tool: Tool, proc: Proc, args: Minimist.ParsedArgs,
       say(`${err.message} (see ${tool.name} --help)`);
       return 2;
     }
-    if (err instanceof ToolError) {
+    if (err instanceof ToolError || err instanceof OutputFailed) {
       await out.end().catch(() => {});
       once.end();
       say(err.message);
