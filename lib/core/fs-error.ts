@@ -19,8 +19,6 @@ export function describeError(err: unknown): string {
       return 'disk quota exceeded';
     case 'EFBIG':
       return 'file too large';
-    case 'EIO':
-      return 'input/output error';
     default:
       return e && e.message ? e.message : String(err);
   }
