@@ -146,14 +146,8 @@ export async function run(tool: Tool, proc: Proc): Promise<number> {
       return known.has(key);
     },
   });
-  if (args.help) {
-    quiet(proc.stdout).write(tool.help.endsWith('\n') ? tool.help : tool.help + '\n');
-    return 0;
-  }
-  if (args.version) {
-    quiet(proc.stdout).write(`${tool.name} ${version()}\n`);
-    return 0;
-  }
+  if (args.help) return answer(proc, tool.help.endsWith('\n') ? tool.help : tool.help + '\n', say);
+  if (args.version) return answer(proc, `${tool.name} ${version()}\n`, say);
   if (usageProblem) {
     say(`${usageProblem} (see ${tool.name} --help)`);
     return 2;
@@ -304,6 +298,23 @@ export function main(tool: Tool): void {
       process.exitCode = 1;
     },
   );
+}
+
+/** Write the answer to --help or --version: status 0, or 1 with a message when it cannot be written (a closed pipe is 0). */
+async function answer(proc: Proc, text: string, say: (message: string) => void): Promise<number> {
+  const out = new Output(stdoutTarget(proc));
+  try {
+    await out.write(text);
+    await out.end();
+    return 0;
+  } catch (err) {
+    if (err instanceof BrokenPipe) return 0;
+    if (err instanceof OutputFailed) {
+      say(err.message);
+      return 1;
+    }
+    throw err;
+  }
 }
 
 /** A stream with a listener for 'error': a write to a closed pipe can surface as one after the tool is done. */

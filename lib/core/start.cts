@@ -2,7 +2,7 @@
 // reaches their first line without starting its ES module loader, so `--version`,
 // answered here before anything else loads, costs little more than node itself.
 // Anything else imports the tool (ES modules, from here on) and runs it (run.ts).
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { Tool } from './run.js' with { 'resolution-mode': 'import' };
 
@@ -25,10 +25,29 @@ export function asksVersion(argv: string[]): boolean {
   return flags.includes('--version') && !flags.some((a) => a.startsWith('--help') || /^-[^-]*h/.test(a));
 }
 
+/**
+ * Write the version with one blocking write, as Output writes: a reader gone away (EPIPE)
+ * is a quiet exit 0, a write that fails otherwise (a full disk) is one line and status 1.
+ * A descriptor that would block is left to node's stream.
+ */
+function answerVersion(name: string): void {
+  const text = `${name} ${version()}\n`;
+  try {
+    writeSync(1, text);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'EAGAIN') process.stdout.on('error', () => {}).write(text);
+    else if (e.code !== 'EPIPE') {
+      process.stderr.write(`${name}: cannot write the output: ${e.code === 'ENOSPC' ? 'no space left on the device' : e.message}\n`);
+      process.exitCode = 1;
+    }
+  }
+}
+
 /** Run the tool `load` imports on this process, after answering `--version` without it. */
 export function start(name: string, load: () => Promise<Tool>): void {
   if (asksVersion(process.argv.slice(2))) {
-    process.stdout.write(`${name} ${version()}\n`);
+    answerVersion(name);
     return;
   }
   Promise.all([import('./run.js'), load()]).then(

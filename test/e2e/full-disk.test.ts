@@ -34,3 +34,23 @@ for (const withPreload of [false, true]) {
     }
   });
 }
+
+for (const withPreload of [false, true]) {
+  t.test(`--version and --help on ${full} ${withPreload ? "through node's stream (tap's preload)" : 'with blocking writes'}: one line, exit 1`, { skip }, async (t) => {
+    for (const [name, flag] of [['tx-parse', '--version'], ['tx-common', '--help'], ['tx-stats', '-h']]) {
+      const env = { ...process.env };
+      if (!withPreload) delete env.NODE_OPTIONS;
+      const r = spawnSync('bash', ['-c', `exec node "$0" ${flag} > ${full}`, bin(name)], { env, encoding: 'utf8' });
+      t.equal(r.status, 1, `${name} ${flag}: exit 1`);
+      t.equal(r.stderr, `${name}: cannot write the output: no space left on the device\n`, `${name} ${flag}: one plain line`);
+    }
+  });
+}
+
+t.test('--version and --help into a pipe whose reader is gone: exit 0, nothing on stderr (no stack trace)', async (t) => {
+  for (const [name, flag] of [['tx-parse', '--version'], ['tx-filter', '--help'], ['tx-native', '--version']]) {
+    // The reader (`true`) has ended before the tool starts, so its write meets EPIPE.
+    const r = spawnSync('bash', ['-c', `{ sleep 0.3; node "$0" ${flag}; echo "status $?" >&2; } | true`, bin(name)], { env: { ...process.env, NODE_OPTIONS: '' }, encoding: 'utf8' });
+    t.equal(r.stderr, 'status 0\n', `${name} ${flag}: status 0 and nothing said`);
+  }
+});
