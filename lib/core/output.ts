@@ -1,10 +1,11 @@
 // The writer every tool uses for stdout: gathers output into 64 KB pieces (bigger
 // writes into a pipe keep the stages of a pipeline from overlapping), waits for
-// 'drain', and turns EPIPE into a quiet stop. Hot loops append synchronously
-// (`push`, `pushText`) and await `flushIfFull()` once per batch of input lines, so a
-// record costs a copy, not a promise. Standard output that is a pipe or a socket is
-// written as cat writes it: each piece with a blocking write the moment it fills (see
-// Descriptor).
+// 'drain', turns EPIPE into a quiet stop and any other failed write into OutputFailed.
+// Hot loops append synchronously (`push`, `pushText`) and await `flushIfFull()` once
+// per batch of input lines, so a record costs a copy, not a promise. Standard output
+// that is not a terminal (a pipe, a socket, a file) is written as cat writes it: each
+// piece with a blocking write the moment it fills (see Descriptor), and the piece is
+// then filled again, as it is once a worker's Copier has copied it.
 import { writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { describeError } from './fs-error.js';

@@ -38,6 +38,7 @@ function answerVersion(name: string): void {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EAGAIN') process.stdout.on('error', () => {}).write(text);
     else if (e.code !== 'EPIPE') {
+      // OutputFailed's words; describeError is an ES module, which this CommonJS start does not load.
       process.stderr.write(`${name}: cannot write the output: ${e.code === 'ENOSPC' ? 'no space left on the device' : e.message}\n`);
       process.exitCode = 1;
     }
