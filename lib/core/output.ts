@@ -10,6 +10,7 @@ import { writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { describeError } from './fs-error.js';
 import { signalsHandled } from './interrupt.js';
+import { widenPipe } from './pipe-size.js';
 import { stringifyJson } from './json-text.js';
 
 /** The largest piece handed to the stream in one write. */
@@ -45,6 +46,8 @@ function failureOf(err: NodeJS.ErrnoException): Error {
  */
 export interface Descriptor {
   fd: number;
+  /** The descriptor is a pipe: made larger (pipe-size.ts) when the first full piece is written. */
+  pipe?: boolean;
   /** The stream of the same descriptor (made only when it is needed: making it makes the descriptor non-blocking). */
   stream(): Writable;
 }
@@ -72,11 +75,15 @@ export class Output {
   private fd: number | null = null;
   private sink: Writable | null = null;
   private copier: Copier | null = null;
+  /** The descriptor is a pipe not yet made larger. */
+  private widen = false;
 
   constructor(private readonly target: Writable | Descriptor | Copier) {
     if (typeof (target as Copier).copy === 'function') this.copier = target as Copier;
-    else if (typeof (target as Descriptor).stream === 'function') this.fd = (target as Descriptor).fd;
-    else this.listen(target as Writable);
+    else if (typeof (target as Descriptor).stream === 'function') {
+      this.fd = (target as Descriptor).fd;
+      this.widen = (target as Descriptor).pipe === true;
+    } else this.listen(target as Writable);
   }
 
   private get stream(): Writable {
@@ -169,6 +176,10 @@ export class Output {
     // --jobs run hold some 30 MB more.
     if (this.copier) return this.copier.copy(filled);
     this.ready.push(filled);
+    if (this.widen && this.fd !== null && filled.length === PIECE) {
+      this.widen = false;
+      widenPipe(this.fd, false);
+    }
     if (this.fd !== null) this.writeBlocking();
     if (this.fd === null || this.ready.length > 0) this.slab = Buffer.allocUnsafe(PIECE);
   }

@@ -327,14 +327,15 @@ function quiet(stream: Writable): Writable {
  * Where a tool's output goes: the process's descriptor 1, written with blocking writes,
  * unless it is a terminal (see Descriptor in output.ts): a pipe or a socket so that the
  * stages of a pipeline overlap, a file or /dev/null so that each piece is filled again
- * once written (node writes those synchronously too). The stream is not made until it is
+ * once written (node writes those synchronously too); a pipe is made larger at the first
+ * full piece (pipe-size.ts). The stream is not made until it is
  * needed, as making it makes a pipe non-blocking. On a worker, the worker's Copier.
  */
 function stdoutTarget(proc: Proc): Writable | Descriptor | Copier {
   if (proc !== (process as unknown)) return proc.copier ?? proc.stdout;
   try {
     const stat = fstatSync(1);
-    if (stat.isFIFO() || stat.isSocket() || stat.isFile() || (stat.isCharacterDevice() && !isatty(1))) return { fd: 1, stream: () => quiet(proc.stdout) };
+    if (stat.isFIFO() || stat.isSocket() || stat.isFile() || (stat.isCharacterDevice() && !isatty(1))) return { fd: 1, stream: () => quiet(proc.stdout), pipe: stat.isFIFO() };
   } catch {
     // No descriptor 1 to look at: node's stream says what is wrong when written.
   }
@@ -354,7 +355,8 @@ const READ_SIZE = 256 * 1024;
  * The stream of stdin. When the process's stdin is a regular file (`tx-parse < f`) it is
  * read in chunks of READ_SIZE, as a named file is, from where its offset stands: node's
  * own stdin stream reads a file 64 KB at a time, and each chunk costs a turn of the loop.
- * A pipe or a socket is read with blocking reads (pipe-input.ts).
+ * A pipe or a socket is read with blocking reads (pipe-input.ts), and a pipe made larger
+ * once it shows much data passing (pipe-size.ts).
  */
 function stdinStream(proc: Proc): Readable {
   if (proc !== (process as unknown)) return proc.stdin;
@@ -362,7 +364,7 @@ function stdinStream(proc: Proc): Readable {
     const stat = fstatSync(0);
     if (stat.isFile()) return createReadStream('', { fd: 0, highWaterMark: READ_SIZE, autoClose: false });
     // Not made until it is needed: making node's stream makes the descriptor non-blocking.
-    if (stat.isFIFO() || stat.isSocket()) return blockingReadStream(0, () => proc.stdin);
+    if (stat.isFIFO() || stat.isSocket()) return blockingReadStream(0, () => proc.stdin, stat.isFIFO());
   } catch {
     // No descriptor 0 to look at: node's stream says what is wrong when read.
   }
