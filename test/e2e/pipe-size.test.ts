@@ -10,6 +10,18 @@ import { join } from 'node:path';
 import t from 'tap';
 import { prng, repo } from '../helpers.js';
 
+/** The size a pipe asked to hold `size` bytes gets: root is not held to pipe-max-size, others get a half or a quarter under it (pipe-size.ts). */
+function granted(size: number): number {
+  let max = Infinity;
+  try {
+    max = Number(readFileSync('/proc/sys/fs/pipe-max-size', 'utf8'));
+  } catch {
+    // No such file: no limit to meet.
+  }
+  if (process.getuid?.() === 0) return size;
+  return [size, size >> 1, size >> 2].find((s) => s <= max) ?? 64 * 1024;
+}
+
 const skip = process.platform !== 'linux' ? 'pipes are made larger on Linux only' : !existsSync('/usr/bin/perl') ? 'no /usr/bin/perl, which makes pipes larger' : false;
 
 const scratch = mkdtempSync(join(tmpdir(), 'tx-pipe-size-'));
@@ -41,13 +53,13 @@ const reader = `perl -e 'my $n = 0; while ($n < 300000) { my $r = sysread(STDIN,
 
 t.test('tx-parse writing a lot into a pipe makes it hold 1 MiB, and the bytes are those it writes to a file', { skip }, async (t) => {
   const out = sh(`node "${bin('tx-parse')}" "${file}" | ${reader}`);
-  t.equal(pipeSize(), 1024 * 1024, 'the pipe holds 1 MiB');
+  t.equal(pipeSize(), granted(1024 * 1024), 'the pipe holds 1 MiB (or what the kernel allows under it)');
   t.ok(out.equals(expected), 'the same bytes');
 });
 
 t.test('TX_PIPE_SIZE sets the size, and 0 leaves the pipe at 64 KB', { skip }, async (t) => {
   sh(`node "${bin('tx-parse')}" "${file}" | ${reader} > /dev/null`, { TX_PIPE_SIZE: '262144' });
-  t.equal(pipeSize(), 262144, 'TX_PIPE_SIZE=262144');
+  t.equal(pipeSize(), granted(262144), 'TX_PIPE_SIZE=262144');
   const out = sh(`node "${bin('tx-parse')}" "${file}" | ${reader}`, { TX_PIPE_SIZE: '0' });
   t.equal(pipeSize(), 64 * 1024, 'TX_PIPE_SIZE=0: the kernel default');
   t.ok(out.equals(expected), 'the same bytes');
@@ -66,6 +78,6 @@ t.test('tx-parse reading a full pipe on stdin makes it hold 1 MiB, and reads eve
   t.equal(pipeSize(), 64 * 1024, 'TX_PIPE_SIZE=0: the writer saw 64 KB to the end');
   t.ok(kept.equals(fromFile), 'the records of the file');
   const widened = sh(`${writer} | node "${bin('tx-parse')}"`);
-  t.equal(pipeSize(), 1024 * 1024, 'the writer saw the pipe grow to 1 MiB');
+  t.equal(pipeSize(), granted(1024 * 1024), 'the writer saw the pipe grow to 1 MiB (or what the kernel allows under it)');
   t.ok(widened.equals(fromFile), 'the records of the file, through the larger pipe');
 });
