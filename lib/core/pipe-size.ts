@@ -8,7 +8,8 @@
 // there is no /usr/bin/perl, the system is not Linux, or the kernel refuses, the pipe
 // stays as it was and nothing is said. TX_PIPE_SIZE sets the size in bytes (0: leave
 // pipes alone).
-import { spawnSync } from 'node:child_process';
+// node:child_process is taken when a pipe is widened, not imported: loading it (and the
+// eight modules it brings) would cost every start-up, most of which never widen a pipe.
 
 /** fcntl's command to set a pipe's size (Linux). */
 const F_SETPIPE_SZ = 1031;
@@ -40,8 +41,10 @@ export function widenPipe(fd: number, reading: boolean): void {
   // a child's descriptors 0 to 2 blocking, which would change this process's too (the
   // flag belongs to the open file they share), under node's stream if it has one.
   const mode = reading ? '<&=' : '>&=';
+  // Node before 20.16 has no getBuiltinModule: the pipe stays as it is there.
+  const children = process.getBuiltinModule?.('node:child_process');
   // spawnSync reports a missing perl, or one that did not finish, in its result; it does not throw.
-  spawnSync(PERL, ['-e', `open(my $p, "${mode}", 3) or exit 1; for (${sizes}) { last if fcntl($p, ${F_SETPIPE_SZ}, $_) }`], {
+  children?.spawnSync(PERL, ['-e', `open(my $p, "${mode}", 3) or exit 1; for (${sizes}) { last if fcntl($p, ${F_SETPIPE_SZ}, $_) }`], {
     stdio: ['ignore', 'ignore', 'ignore', fd],
     timeout: 2000,
   });
