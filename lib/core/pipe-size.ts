@@ -8,8 +8,8 @@
 // there is no /usr/bin/perl, the system is not Linux, or the kernel refuses, the pipe
 // stays as it was and nothing is said. TX_PIPE_SIZE sets the size in bytes (0: leave
 // pipes alone).
-// node:child_process is taken when a pipe is widened, not imported: loading it (and the
-// eight modules it brings) would cost every start-up, most of which never widen a pipe.
+// node:child_process is taken when a pipe is widened, not imported: loading it (eight
+// of node's modules in all) would cost every start-up, most of which never widen a pipe.
 
 /** fcntl's command to set a pipe's size (Linux). */
 const F_SETPIPE_SZ = 1031;
