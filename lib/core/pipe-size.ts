@@ -46,6 +46,8 @@ export function widenPipe(fd: number, reading: boolean): void {
   // spawnSync reports a missing perl, or one that did not finish, in its result; it does not throw.
   children?.spawnSync(PERL, ['-e', `open(my $p, "${mode}", 3) or exit 1; for (${sizes}) { last if fcntl($p, ${F_SETPIPE_SZ}, $_) }`], {
     stdio: ['ignore', 'ignore', 'ignore', fd],
+    // Nothing of the user's environment (PERL5OPT, PERL5LIB) reaches this one line.
+    env: {},
     timeout: 2000,
   });
 }

@@ -328,8 +328,8 @@ function quiet(stream: Writable): Writable {
  * unless it is a terminal (see Descriptor in output.ts): a pipe or a socket so that the
  * stages of a pipeline overlap, a file or /dev/null so that each piece is filled again
  * once written (node writes those synchronously too); a pipe is made larger at the first
- * full piece (pipe-size.ts). The stream is not made until it is
- * needed, as making it makes a pipe non-blocking. On a worker, the worker's Copier.
+ * full piece (pipe-size.ts). The stream is not made until it is needed, as making it
+ * makes a pipe non-blocking. On a worker, the worker's Copier.
  */
 function stdoutTarget(proc: Proc): Writable | Descriptor | Copier {
   if (proc !== (process as unknown)) return proc.copier ?? proc.stdout;
