@@ -100,6 +100,25 @@ export function prng(seed: number): () => number {
   };
 }
 
+/**
+ * About `bytes` of session lines of uneven length (user and assistant in turn, one
+ * chain): a text of up to `longest` copies of `letter`, then `mark` (a character beyond
+ * ASCII) and the line's number. Seeded, so every run writes the same lines.
+ */
+export function unevenSession(seed: number, bytes: number, longest: number, letter: string, mark: string): string[] {
+  const random = prng(seed);
+  const lines: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const text = letter.repeat(Math.floor(random() * longest)) + ` ${mark} ${i}`;
+    const type = i % 2 === 0 ? 'user' : 'assistant';
+    const content = type === 'user' ? text : [{ type: 'text', text }];
+    lines.push(JSON.stringify({ type, sessionId: 's', uuid: `u${i}`, parentUuid: i === 0 ? null : `u${i - 1}`, timestamp: '2025-01-01T00:00:00Z', message: { role: type, content } }));
+    size += lines[lines.length - 1].length + 1;
+  }
+  return lines;
+}
+
 /** Common lines as tx-native makes them continuable for a target before writing them (lib/continuable.ts). */
 export function continued(lines: any[], harness: Harness): any[] {
   const out: any[] = [];

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { prng, repo } from '../helpers.js';
+import { repo, unevenSession } from '../helpers.js';
 
 /** The size a pipe asked to hold `size` bytes gets: root is not held to pipe-max-size, others get a half or a quarter under it (pipe-size.ts). */
 function granted(size: number): number {
@@ -28,13 +28,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'tx-pipe-size-'));
 t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
 
 // About 3 MB of session lines.
-const random = prng(5);
-const lines: string[] = [];
-let size = 0;
-for (let i = 0; size < 3_000_000; i++) {
-  lines.push(JSON.stringify({ type: 'user', sessionId: 's', uuid: `u${i}`, message: { role: 'user', content: 'z'.repeat(Math.floor(random() * 20_000)) } }));
-  size += lines[lines.length - 1].length + 1;
-}
+const lines = unevenSession(5, 3_000_000, 20_000, 'z', 'ß');
 const file = join(scratch, 's.jsonl');
 writeFileSync(file, lines.join('\n') + '\n');
 const small = join(scratch, 'small.jsonl');

@@ -6,28 +6,20 @@
 // rest to node's stream, still whole and in order; a live pipeline still shows each
 // line as it comes.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { prng, repo } from '../helpers.js';
+import { repo, unevenSession } from '../helpers.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tx-pipes-'));
 t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
 
 // About 3 MB of session lines of uneven length.
-const random = prng(11);
-const lines: string[] = [];
-let size = 0;
-for (let i = 0; size < 3_000_000; i++) {
-  const text = 'y'.repeat(Math.floor(random() * 100_000)) + ` ü ${i}`;
-  const type = i % 2 === 0 ? 'user' : 'assistant';
-  const content = type === 'user' ? text : [{ type: 'text', text }];
-  lines.push(JSON.stringify({ type, sessionId: 's', uuid: `u${i}`, parentUuid: i === 0 ? null : `u${i - 1}`, timestamp: '2025-01-01T00:00:00Z', message: { role: type, content } }));
-  size += lines[lines.length - 1].length + 1;
-}
+const lines = unevenSession(11, 3_000_000, 100_000, 'y', 'ü');
 const file = join(scratch, 's.jsonl');
 writeFileSync(file, lines.join('\n') + '\n');
+const size = statSync(file).size;
 
 const bin = (name: string) => repo('build', 'bin', `${name}.js`);
 // The tools run as a user runs them: the preload tap adds to NODE_OPTIONS installs signal handlers, which send a tool to node's streams.

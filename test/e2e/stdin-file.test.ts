@@ -8,23 +8,13 @@ import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { prng, repo } from '../helpers.js';
+import { repo, unevenSession } from '../helpers.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tx-stdin-'));
 t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
 
 // About 3 MB of session lines of uneven length, so lines straddle every 64 KB and 1 MB boundary.
-const random = prng(7);
-const lines: string[] = [];
-let size = 0;
-for (let i = 0; size < 3_000_000; i++) {
-  const text = 'x'.repeat(Math.floor(random() * 200_000)) + ` é ${i}`;
-  const type = i % 2 === 0 ? 'user' : 'assistant';
-  const content = type === 'user' ? text : [{ type: 'text', text }];
-  const line = JSON.stringify({ type, sessionId: 's', uuid: `u${i}`, parentUuid: i === 0 ? null : `u${i - 1}`, timestamp: '2025-01-01T00:00:00Z', message: { role: type, content } });
-  lines.push(line);
-  size += line.length + 1;
-}
+const lines = unevenSession(7, 3_000_000, 200_000, 'x', 'é');
 const file = join(scratch, 's.jsonl');
 writeFileSync(file, lines.join('\n') + '\n');
 const records = join(scratch, 's.records');
