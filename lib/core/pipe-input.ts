@@ -18,7 +18,8 @@ import { widenPipe } from './pipe-size.js';
  * `tx-parse f | tx-common` peaked at 126 MB that way against 107 MB.
  */
 const SLAB = 256 * 1024;
-const LEAST = 64 * 1024;
+/** What a pipe holds unless it is made larger. */
+const PIPEFUL = 64 * 1024;
 
 /**
  * A stream of descriptor `fd` read with blocking reads, one per chunk asked for;
@@ -38,18 +39,18 @@ export function blockingReadStream(fd: number, fallback: () => Readable, pipe = 
         return;
       }
       if (!signalsHandled()) {
-        if (slab.length - used < LEAST) {
+        if (slab.length - used < PIPEFUL) {
           slab = Buffer.allocUnsafe(SLAB);
           used = 0;
         }
         try {
-          const got = readSync(fd, slab, used, Math.min(slab.length - used, LEAST), null);
+          const got = readSync(fd, slab, used, Math.min(slab.length - used, PIPEFUL), null);
           if (got === 0) this.push(null);
           else {
             // A chunk is the reader's until it asks for the next: the slab's later bytes are never read into it again.
             this.push(slab.subarray(used, used + got));
             used += got;
-            if (widen && got >= LEAST) {
+            if (widen && got >= PIPEFUL) {
               widen = false;
               widenPipe(fd, true);
             }
