@@ -75,14 +75,14 @@ export class Output {
   private fd: number | null = null;
   private sink: Writable | null = null;
   private copier: Copier | null = null;
-  /** The descriptor is a pipe not yet made larger. */
-  private widen = false;
+  /** The descriptor is a pipe (made larger at the first full piece: pipe-size.ts). */
+  private pipe = false;
 
   constructor(private readonly target: Writable | Descriptor | Copier) {
     if (typeof (target as Copier).copy === 'function') this.copier = target as Copier;
     else if (typeof (target as Descriptor).stream === 'function') {
       this.fd = (target as Descriptor).fd;
-      this.widen = (target as Descriptor).pipe === true;
+      this.pipe = (target as Descriptor).pipe === true;
     } else this.listen(target as Writable);
   }
 
@@ -176,10 +176,8 @@ export class Output {
     // --jobs run hold some 30 MB more.
     if (this.copier) return this.copier.copy(filled);
     this.ready.push(filled);
-    if (this.widen && this.fd !== null && filled.length === PIECE) {
-      this.widen = false;
-      widenPipe(this.fd, false);
-    }
+    // widenPipe acts once per descriptor; later calls return at once.
+    if (this.pipe && this.fd !== null && filled.length === PIECE) widenPipe(this.fd, false);
     if (this.fd !== null) this.writeBlocking();
     if (this.fd === null || this.ready.length > 0) this.slab = Buffer.allocUnsafe(PIECE);
   }

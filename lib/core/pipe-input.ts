@@ -27,7 +27,6 @@ const PIPEFUL = 64 * 1024;
  * that finds the pipe full (64 KB) makes it larger (pipe-size.ts).
  */
 export function blockingReadStream(fd: number, fallback: () => Readable, pipe = false): Readable {
-  let widen = pipe;
   let slab = Buffer.allocUnsafe(SLAB);
   let used = 0;
   let stream: Readable | null = null;
@@ -50,10 +49,8 @@ export function blockingReadStream(fd: number, fallback: () => Readable, pipe = 
             // A chunk is the reader's until it asks for the next: the slab's later bytes are never read into it again.
             this.push(slab.subarray(used, used + got));
             used += got;
-            if (widen && got >= PIPEFUL) {
-              widen = false;
-              widenPipe(fd, true);
-            }
+            // widenPipe acts once per descriptor; later calls return at once.
+            if (pipe && got >= PIPEFUL) widenPipe(fd, true);
           }
           return;
         } catch (err) {
