@@ -10,21 +10,23 @@
 //   node bench/ab.mjs --before /tmp/before/build            the build after: ./build
 //   node bench/ab.mjs --before A/build --after B/build --runs 7 --mb 50
 //   node bench/ab.mjs --before A/build --rows jobs         only the rows whose name matches
+//   node bench/ab.mjs --before A/build --store 3000        also the --jobs tools on the first
+//                                                          3,000 files of the bench's store
 //
 // The corpus is bench/out/c<MB>.jsonl and its 16 parts, as bench/run.mjs makes them
 // (run `node bench/run.mjs --mb 50 --parts 16 --only corpus` first).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import minimist from 'minimist';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const args = minimist(process.argv.slice(2), { string: ['before', 'after', 'rows'], default: { after: join(root, 'build'), runs: 5, mb: 50 } });
+const args = minimist(process.argv.slice(2), { string: ['before', 'after', 'rows'], default: { after: join(root, 'build'), runs: 5, mb: 50, store: 0 } });
 const corpus = join(root, 'bench', 'out', `c${args.mb}.jsonl`);
 if (!args.before || !existsSync(join(args.before, 'bin', 'tx-parse.js')) || !existsSync(join(args.after, 'bin', 'tx-parse.js'))) {
-  console.error('usage: node bench/ab.mjs --before BUILD_DIR [--after BUILD_DIR] [--runs N] [--mb MB] (a build dir holds bin/tx-parse.js)');
+  console.error('usage: node bench/ab.mjs --before BUILD_DIR [--after BUILD_DIR] [--runs N] [--mb MB] [--rows REGEX] [--store N] (a build dir holds bin/tx-parse.js)');
   process.exit(2);
 }
 const parts = `${corpus}.parts16`;
@@ -52,6 +54,20 @@ const rows = {
   'tx-common --jobs 2, 16 files': (b) => `node ${b}/tx-common.js --jobs 2 ${ps} > /dev/null 2>&1`,
   'tx-stats --jobs 2, 16 files': (b) => `node ${b}/tx-stats.js --jobs 2 ${ps} > /dev/null 2>&1`,
 };
+// --store N: the first N files of the store bench/run.mjs builds (--only store), through xargs as a user would.
+const storeList = join(tmpdir(), `tx-ab-${process.pid}.list`);
+if (args.store > 0) {
+  const list = readdirSync(join(root, 'bench', 'out')).find((name) => /^store-.*\.list$/.test(name));
+  if (!list) {
+    console.error('bench/ab: no store in bench/out: run node bench/run.mjs --only store first');
+    process.exit(2);
+  }
+  const files = readFileSync(join(root, 'bench', 'out', list), 'utf8').split('\n').filter(Boolean).slice(0, args.store);
+  writeFileSync(storeList, files.join('\n') + '\n');
+  for (const [tool, flags] of [['tx-parse', ''], ['tx-filter', ' --human-prompts'], ['tx-stats', ''], ['tx-common', '']]) {
+    rows[`${tool}${flags} --jobs 2, store of ${files.length}`] = (b) => `xargs -d '\\n' -a ${JSON.stringify(storeList)} node ${b}/${tool}.js${flags} --jobs 2 > /dev/null 2>&1`;
+  }
+}
 for (const row of Object.keys(rows)) if (args.rows && !new RegExp(args.rows).test(row)) delete rows[row];
 const gnuTime = existsSync('/usr/bin/time');
 const rssFile = join(tmpdir(), `tx-ab-${process.pid}.rss`);
@@ -77,6 +93,7 @@ for (let round = 0; round < args.runs; round++) {
 const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 const range = (a) => `${Math.min(...a).toFixed(0)}-${Math.max(...a).toFixed(0)}`;
 if (gnuTime) rmSync(rssFile, { force: true });
+rmSync(storeList, { force: true });
 console.log(`${corpus}, ${args.runs} rounds, median wall ms [range]${gnuTime ? ', median peak RSS MB' : ''}`);
 console.log(`${'pipeline'.padEnd(46)}${'before'.padStart(18)}${'after'.padStart(18)}  before/after${gnuTime ? '  RSS before  after' : ''}`);
 for (const [row, t] of times) {

@@ -238,7 +238,8 @@ async function main(ctx: Context): Promise<void> {
     if (args.invert) selected = !selected;
     if (selected) pushItem(ctx.out, item);
   };
-  for await (const batch of readRecordBatches(ctx, { long, lazyNative: true })) {
+  // A record is copied into the output or dropped at once; views may be kept to the end of the input.
+  for await (const batch of readRecordBatches(ctx, { long, lazyNative: true, reuse: !args.view })) {
     for (const item of batch) take(item);
     await ctx.out.flushIfFull();
   }

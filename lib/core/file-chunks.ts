@@ -1,5 +1,6 @@
 // The chunks of an input for a reader that is done with each chunk before it asks for
-// the next (tx-parse copies every line it keeps). A regular file is read with
+// the next (tx-parse copies every line it keeps; tx-stats and tx-filter's record mode
+// keep nothing of a record once its batch is done). A regular file is read with
 // synchronous reads into one buffer used again and again: a read stream makes a new
 // buffer per read, and on worker threads memory freed that way stays with the
 // thread's allocator, so the peak grows with the number of workers. Anything else (a

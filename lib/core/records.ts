@@ -5,6 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import { parsePhysicalLine } from '../parse-line.js';
 import { lineEnd, nativeBytes, decodeRecord, recordView, type Harness, type RecordHeader, type RecordView } from '../record.js';
+import { reusedChunks } from './file-chunks.js';
 import { findTopLevelKey, isJsonSpace } from './json-scan.js';
 import { isLongPiece, lineBatches, LONG_LINE, type LongPiece } from './lines.js';
 import type { Output } from './output.js';
@@ -34,6 +35,12 @@ export interface ReadOptions {
    * reads few lines (tx-filter), not for one that reads every line.
    */
   lazyNative?: boolean;
+  /**
+   * The tool is done with a batch's records, bytes and all, before it asks for the next
+   * batch (it keeps counters or copies, never a record): a regular file is then read into
+   * one buffer used again (file-chunks.ts) instead of a new one per read.
+   */
+  reuse?: boolean;
 }
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -52,7 +59,7 @@ export async function* readRecordBatches(ctx: Context, options: ReadOptions = {}
     let native = false;
     let previous: Harness = 'claude-code';
     let long: LongReader | null = null;
-    for await (const lines of lineBatches(input.stream)) {
+    for await (const lines of lineBatches(options.reuse ? reusedChunks(input.stream) : input.stream)) {
       let batch: RecordStreamItem[] = [];
       for (const item of lines) {
         if (isLongPiece(item)) {

@@ -1,8 +1,9 @@
-// When a tool's stdin is a regular file (`tx-parse < s.jsonl`), it reads it with its own
-// stream in 256 KB chunks, as a named file is (node's stdin stream reads a file 64 KB at
-// a time). The output must be what the same bytes give through a pipe, and reading
-// starts where the descriptor's offset stands, as it does for any reader of an
-// inherited file.
+// When a tool's stdin is a regular file (`tx-parse < s.jsonl`), it reads it as a named
+// file is: with its own stream in 256 KB chunks (node's stdin stream reads a file 64 KB
+// at a time), or, for the readers that keep nothing of a record once its batch is done
+// (tx-parse, tx-stats, tx-filter without --view), 1 MB at a time into one buffer used
+// again. The output must be what the same bytes give through a pipe, and reading starts
+// where the descriptor's offset stands, as it does for any reader of an inherited file.
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,10 +88,51 @@ t.test('a file on stdin is read from where its offset stands, not from its start
 
 t.test('a file on stdin is read 256 KB at a time, as a named file is, not in node\'s 64 KB', async (t) => {
   const preload = chunksPreload();
-  for (const [name, path] of [['tx-native', records], ['tx-filter', records], ['tx-common', records]]) {
-    const r = fromFile(name, name === 'tx-filter' ? ['--human-prompts'] : [], path, 0, ['--require', preload]);
+  for (const [name, args] of [['tx-native', []], ['tx-filter', ['--human-prompts', '--view']], ['tx-common', []]] as [string, string[]][]) {
+    const r = fromFile(name, args, records, 0, ['--require', preload]);
     t.equal(r.status, 0, `${name}: exit 0`);
     t.match(r.stderr.toString(), /largest chunk of stdin: 262144\n/, `${name}: 256 KB chunks`);
+  }
+});
+
+/**
+ * A preload that reports, when the process ends, how the reads of 1 MB and more went:
+ * the largest, how many, and into how many distinct buffers (fs.readSync is wrapped
+ * before any tool module takes it).
+ */
+function readsPreload(): string {
+  const preload = join(scratch, 'reads.cjs');
+  writeFileSync(
+    preload,
+    `const fs = require('node:fs'); const readSync = fs.readSync; let most = 0; let reads = 0; const buffers = new Set();
+     fs.readSync = function (fd, buf, ...rest) {
+       const n = readSync.call(this, fd, buf, ...rest);
+       if (buf && buf.length >= 1 << 20) { most = Math.max(most, buf.length); reads++; buffers.add(buf.buffer); }
+       return n;
+     };
+     process.on('exit', () => process.stderr.write('1 MB reads: ' + reads + ', largest ' + most + ', buffers ' + buffers.size + '\\n'));`,
+  );
+  return preload;
+}
+
+t.test('tx-stats and tx-filter without --view read a file 1 MB at a time into one buffer, named or on stdin, and write what a pipe gives', async (t) => {
+  const preload = readsPreload();
+  for (const path of [records, file]) {
+    const bytes = readFileSync(path);
+    for (const [name, args] of [['tx-stats', []], ['tx-filter', ['--human-prompts']], ['tx-filter', ['--kind', 'assistant', '--invert']]] as [string, string[]][]) {
+      const what = `${name} ${args.join(' ')} on ${path === file ? 'session lines' : 'records'}`;
+      const viaPipe = piped(name, args, bytes);
+      const onStdin = fromFile(name, args, path, 0, ['--require', preload]);
+      // Named, session lines become records with a src that stdin's have not; records carry theirs.
+      const named = path === records ? [['named', spawnSync(process.execPath, ['--require', preload, bin(name), ...args, path], { maxBuffer: 1 << 28 })] as const] : [];
+      for (const [how, r] of [...named, ['on stdin', onStdin] as const]) {
+        t.equal(r.status, 0, `${what}, ${how}: exit 0`);
+        // The file is some 3 MB: three reads and more, every one into the same buffer.
+        t.match(r.stderr.toString(), /1 MB reads: [3-9], largest 1048576, buffers 1\n/, `${what}, ${how}: one 1 MB buffer read again`);
+        t.ok(viaPipe.stdout.length > 0, `${what}: some output`);
+        t.ok(r.stdout.equals(viaPipe.stdout), `${what}, ${how}: the output a pipe gives (no record's bytes overwritten by the next read)`);
+      }
+    }
   }
 });
 
