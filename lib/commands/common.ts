@@ -172,6 +172,9 @@ export const commonTool: Tool = {
   options: { boolean: ['active', 'sidechains', 'subagents'] },
   main,
   // Each file is its own session (or sessions), so files convert independently.
-  parallel: { url: import.meta.url },
+  // A conversation's messages outlive their records: with the workers' usual 4 MB young
+  // generation they were promoted and collected again (16 files, --jobs 2: 8 MB, 1.12x
+  // faster and 144 MB down to 131 MB at the peak).
+  parallel: { url: import.meta.url, youngMb: 8 },
   directories: true,
 };

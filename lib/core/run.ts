@@ -77,9 +77,10 @@ export interface Tool {
    * for each, one after another): `--jobs N` then runs each file in a worker thread.
    * `url` is the module that exports the tool; `when` says which options allow it.
    * With `parts`, each line is independent too: one large file is cut at line
-   * boundaries and its parts read on workers (the tool reads `Input.part`).
+   * boundaries and its parts read on workers (the tool reads `Input.part`). `youngMb`:
+   * each worker's young generation, where the tool's objects outlive a record (workers.ts).
    */
-  parallel?: { url: string; when?(args: Minimist.ParsedArgs): boolean; parts?: boolean };
+  parallel?: { url: string; when?(args: Minimist.ParsedArgs): boolean; parts?: boolean; youngMb?: number };
   /** A directory named stands for its `*.jsonl` files in name order (else opening it says it is not a regular file); a function says with which options. */
   directories?: boolean | ((args: Minimist.ParsedArgs) => boolean);
 }
@@ -185,7 +186,7 @@ async function runFiles(tool: Tool, proc: Proc, args: Minimist.ParsedArgs, files
       const ref = { url: tool.parallel.url, name: tool.name };
       const notes = new OnceNotes(say);
       try {
-        const status = await runOnWorkers(ref, args, parts ? parts.map(() => files[0]) : files, jobs, out, (text) => proc.stderr.write(text), { parts: parts ?? undefined, notes });
+        const status = await runOnWorkers(ref, args, parts ? parts.map(() => files[0]) : files, jobs, out, (text) => proc.stderr.write(text), { parts: parts ?? undefined, notes, youngMb: tool.parallel.youngMb });
         await out.end();
         notes.end();
         return status;

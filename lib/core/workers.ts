@@ -9,9 +9,10 @@ import type { OnceNotes } from './once-notes.js';
 import type { Output } from './output.js';
 
 /**
- * Each worker's young generation, in MB. V8's default (tens of MB per isolate) is
- * most of what a worker adds to the peak RSS; records are short-lived, so a small
- * one costs no speed (on a store of 1,000 files, --jobs 2: 230 MB down to 190 MB).
+ * Each worker's young generation, in MB, unless the tool says otherwise. V8's default
+ * (tens of MB per isolate) is most of what a worker adds to the peak RSS; records are
+ * short-lived, so a small one costs no speed (on a store of 1,000 files, --jobs 2: 230
+ * MB down to 190 MB).
  */
 const YOUNG_MB = 4;
 
@@ -50,6 +51,8 @@ export interface WorkerOptions {
   onData?: (value: unknown) => void;
   /** Where the notes said once per run (Context.noteOnce) go, in input order (without it, each is said). */
   notes?: Pick<OnceNotes, 'note'>;
+  /** Each worker's young generation in MB, for a tool whose objects live longer than a record (default YOUNG_MB). */
+  youngMb?: number;
 }
 
 /**
@@ -58,7 +61,7 @@ export interface WorkerOptions {
  * Resolves to the worst exit status of the files.
  */
 export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string[], jobs: number, out: Output, stderr: (text: string) => void, more: WorkerOptions = {}): Promise<number> {
-  const { parts, onData, notes } = more;
+  const { parts, onData, notes, youngMb = YOUNG_MB } = more;
   const held = new Map<number, Held>();
   // The parts of one file each say its notes (`…: these are records already`); the file says them once.
   // (Warnings name their line, so no two are alike; the set is bounded all the same.)
@@ -106,7 +109,7 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
   };
   const options = { ...args, _: [] };
   for (let i = 0; i < Math.min(jobs, files.length); i++) {
-    const worker = new Worker(new URL('./worker-main.js', import.meta.url), { workerData: { ref, args: options }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB } });
+    const worker = new Worker(new URL('./worker-main.js', import.meta.url), { workerData: { ref, args: options }, resourceLimits: { maxYoungGenerationSizeMb: youngMb } });
     workers.push(worker);
     worker.on('message', (m: FromWorker) => {
       const h = held.get(m.index);

@@ -36,3 +36,15 @@ export const piecesTool: Tool = {
     }
   },
 };
+
+/** Writes, for each file named, its name and its thread's young generation limit in MB (`-` off a worker). */
+async function youngMain(ctx: Parameters<Tool['main']>[0]): Promise<void> {
+  const { resourceLimits } = await import('node:worker_threads');
+  for (const name of ctx.files) await ctx.out.write(`${name} ${resourceLimits.maxYoungGenerationSizeMb ?? '-'}\n`);
+}
+
+/** A tool whose workers are asked for an 8 MB young generation (as tx-common's are). */
+export const youngTool: Tool = { name: 'tx-young', help: 'usage: tx-young NAME...', options: {}, parallel: { url: import.meta.url, youngMb: 8 }, main: youngMain };
+
+/** The same tool with the workers' default young generation. */
+export const youngDefaultTool: Tool = { name: 'tx-young-default', help: 'usage: tx-young-default NAME...', options: {}, parallel: { url: import.meta.url }, main: youngMain };

@@ -7,7 +7,7 @@ import { Readable, Writable } from 'node:stream';
 import t from 'tap';
 import { run } from '../../lib/core/run.js';
 import { prng, repo, runBin, runTool } from '../helpers.js';
-import { piecesOf, piecesTool } from './pieces-tool.js';
+import { piecesOf, piecesTool, youngDefaultTool, youngTool } from './pieces-tool.js';
 
 /**
  * Run tx-pieces on workers in this process, into a stdout that takes `delayMs` per write;
@@ -197,4 +197,15 @@ t.test('--jobs: a note said once per run comes for the first file that says it, 
   t.equal(lines[lines.length - 1], 'tx-pieces: 2 more inputs with a note said once', 'the count comes last');
   const one = await runTool(piecesTool, ['--jobs', '1', ...specs], []);
   t.equal(one.stderr, r.stderr, 'the same messages as one thread');
+});
+
+t.test('a tool may ask for a larger young generation on its workers (tx-common: 8 MB); the others get 4 MB', async (t) => {
+  for (const [tool, mb] of [[youngTool, '8'], [youngDefaultTool, '4']] as const) {
+    const out: Buffer[] = [];
+    const stdout = new Writable({ write: (chunk, _enc, cb) => (out.push(Buffer.from(chunk)), cb()) });
+    const stderr = new Writable({ write: (_chunk, _enc, cb) => cb() });
+    const status = await run(tool, { argv: ['node', tool.name, '--jobs', '2', 'a', 'b', 'c'], env: process.env, stdin: Readable.from([]), stdout, stderr, cwd: () => process.cwd() });
+    t.equal(status, 0, `${tool.name}: exit 0`);
+    t.equal(Buffer.concat(out).toString('utf8'), `a ${mb}\nb ${mb}\nc ${mb}\n`, `${tool.name}: each file's worker has a ${mb} MB young generation`);
+  }
 });
