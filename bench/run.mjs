@@ -212,7 +212,7 @@ async function storeRows() {
     ['xargs tx-parse --jobs 1', `xargs -a "${list}" ${bin('tx-parse')} --jobs 1`, has('parallel') && has('jq') ? `parallel -j${cores} -X jq -c .` : 'xargs jq -c .'],
     // The other tools that take --jobs, at the default (the number of cores): speed, and the
     // peak memory a store costs each (xargs runs one process per ~128 KB of file names).
-    ...(has('parallel') && has('jq') ? [[`parallel -j${cores} -X jq recipe`, `parallel -a "${list}" -j${cores} -X -k jq -c ${q(JQ_PROMPTS)}`]] : []),
+    ...(has('parallel') && has('jq') ? [[`parallel -j${cores} -X jq recipe`, `parallel -a "${list}" -j${cores} -X -k -q jq -c ${q(JQ_PROMPTS)}`]] : []),
     [`xargs tx-filter --human-prompts --jobs ${cores}`, `xargs -a "${list}" ${bin('tx-filter')} --human-prompts --jobs ${cores}`, has('parallel') && has('jq') ? `parallel -j${cores} -X jq recipe` : null],
     [`xargs tx-stats --jobs ${cores}`, `xargs -a "${list}" ${bin('tx-stats')} --jobs ${cores}`, has('parallel') && has('jq') ? `parallel -j${cores} -X jq -c .` : 'xargs jq -c .'],
     [`xargs tx-common --jobs ${cores}`, `xargs -a "${list}" ${bin('tx-common')} --jobs ${cores}`, has('parallel') && has('jq') ? `parallel -j${cores} -X jq -c .` : 'xargs jq -c .'],
