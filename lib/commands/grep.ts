@@ -231,6 +231,8 @@ function filesOf(ctx: Context, names: string[]): string[] {
 async function main(ctx: Context): Promise<number> {
   const pattern = ctx.args.regexp !== undefined ? String(ctx.args.regexp) : ctx.files.shift();
   if (pattern === undefined) throw new UsageError('no PATTERN');
+  // Files are read in positioned reads, which a pipe does not allow: `-` would be a file of that name.
+  if (ctx.files.includes('-')) throw new UsageError('- (standard input) is not searched: name session files or directories, or none for both stores');
   const search = searchOf(ctx, pattern);
   if (!isMainThread) {
     // One file of a run on workers (its list was made by the main thread, which counts hits by the bytes written).

@@ -104,6 +104,11 @@ t.test('the stores: both by default, from the environment or --config-dir / --co
   t.match(missing.stderr, /nope\.jsonl: cannot read/);
   t.equal((await grep([])).status, 2, 'no pattern');
   t.equal((await grep(['(', CLAUDE])).status, 2, 'a broken regular expression');
+  // Standard input is never searched: `-` among the files says so, rather than "no such file".
+  const dash = await grep(['hello', CLAUDE, '-']);
+  t.equal(dash.status, 2, '- is a usage error');
+  t.match(dash.stderr, /- \(standard input\) is not searched/, 'which says that standard input is not searched');
+  t.equal(dash.stdout.length, 0, 'and nothing is searched');
 });
 
 /** Every hit by parsing every line: what tx-grep must find, without its pre-filter. */
