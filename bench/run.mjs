@@ -204,20 +204,25 @@ async function storeRows() {
   execFileSync('bash', ['-c', `find "${store}" -name '*.jsonl' | sort > "${list}"`]);
   const bytes = Number(execFileSync('bash', ['-c', `xargs -a "${list}" cat | wc -c`], { encoding: 'utf8' }).trim());
   const mb = bytes / 1e6;
+  // The references: jq on both cores through GNU parallel when there is one, else jq through xargs.
+  const parallel = has('parallel') && has('jq');
+  const jqRef = parallel ? `parallel -j${cores} -X jq -c .` : 'xargs jq -c .';
+  const recipeRef = parallel ? `parallel -j${cores} -X jq recipe` : null;
   const cases = [
     ['cat', `xargs -a "${list}" cat`],
     ...(has('jq') ? [['xargs jq -c .', `xargs -a "${list}" jq -c .`]] : []),
-    ...(has('parallel') && has('jq') ? [[`parallel -j${cores} -X jq -c .`, `parallel -a "${list}" -j${cores} -X -k jq -c .`]] : []),
-    [`xargs tx-parse --jobs ${cores}`, `xargs -a "${list}" ${bin('tx-parse')} --jobs ${cores}`, has('parallel') && has('jq') ? `parallel -j${cores} -X jq -c .` : 'xargs jq -c .'],
-    ['xargs tx-parse --jobs 1', `xargs -a "${list}" ${bin('tx-parse')} --jobs 1`, has('parallel') && has('jq') ? `parallel -j${cores} -X jq -c .` : 'xargs jq -c .'],
+    ...(parallel ? [[jqRef, `parallel -a "${list}" -j${cores} -X -k jq -c .`]] : []),
+    [`xargs tx-parse --jobs ${cores}`, `xargs -a "${list}" ${bin('tx-parse')} --jobs ${cores}`, jqRef],
+    ['xargs tx-parse --jobs 1', `xargs -a "${list}" ${bin('tx-parse')} --jobs 1`, jqRef],
     // The other tools that take --jobs, at the default (the number of cores): speed, and the
     // peak memory a store costs each (xargs runs one process per ~128 KB of file names).
-    ...(has('parallel') && has('jq') ? [[`parallel -j${cores} -X jq recipe`, `parallel -a "${list}" -j${cores} -X -k -q jq -c ${q(JQ_PROMPTS)}`]] : []),
-    [`xargs tx-filter --human-prompts --jobs ${cores}`, `xargs -a "${list}" ${bin('tx-filter')} --human-prompts --jobs ${cores}`, has('parallel') && has('jq') ? `parallel -j${cores} -X jq recipe` : null],
-    [`xargs tx-stats --jobs ${cores}`, `xargs -a "${list}" ${bin('tx-stats')} --jobs ${cores}`, has('parallel') && has('jq') ? `parallel -j${cores} -X jq -c .` : 'xargs jq -c .'],
-    [`xargs tx-common --jobs ${cores}`, `xargs -a "${list}" ${bin('tx-common')} --jobs ${cores}`, has('parallel') && has('jq') ? `parallel -j${cores} -X jq -c .` : 'xargs jq -c .'],
+    // parallel passes its command through a shell: -q keeps the recipe's quotes.
+    ...(parallel ? [[recipeRef, `parallel -a "${list}" -j${cores} -X -k -q jq -c ${q(JQ_PROMPTS)}`]] : []),
+    [`xargs tx-filter --human-prompts --jobs ${cores}`, `xargs -a "${list}" ${bin('tx-filter')} --human-prompts --jobs ${cores}`, recipeRef],
+    [`xargs tx-stats --jobs ${cores}`, `xargs -a "${list}" ${bin('tx-stats')} --jobs ${cores}`, jqRef],
+    [`xargs tx-common --jobs ${cores}`, `xargs -a "${list}" ${bin('tx-common')} --jobs ${cores}`, jqRef],
   ];
-  if (!has('parallel')) console.log('\n(GNU parallel is not installed and could not be: its row is left out)');
+  if (!has('parallel')) console.log('\n(GNU parallel is not installed and could not be: its rows are left out)');
   const rows = rowsOf(cases, 1);
   table(`store: ${args.sessions} sessions, ${mb.toFixed(0)} MB, one run each, ${cores} cores, load average ${loadavg()[0].toFixed(1)}`, mb, rows);
 }

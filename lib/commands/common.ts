@@ -173,8 +173,8 @@ export const commonTool: Tool = {
   main,
   // Each file is its own session (or sessions), so files convert independently.
   // A conversation's messages outlive their records: with the workers' usual 4 MB young
-  // generation they were promoted and collected again (16 files, --jobs 2: 8 MB, 1.12x
-  // faster and 144 MB down to 131 MB at the peak).
+  // generation they were promoted and collected again (16 files, --jobs 2: with 8 MB,
+  // 1.12x faster, and a peak of 131 MB against 144 MB).
   parallel: { url: import.meta.url, youngMb: 8 },
   directories: true,
 };

@@ -59,7 +59,10 @@ export async function* readRecordBatches(ctx: Context, options: ReadOptions = {}
     let native = false;
     let previous: Harness = 'claude-code';
     let long: LongReader | null = null;
-    for await (const lines of lineBatches(options.reuse ? reusedChunks(input.stream) : input.stream)) {
+    const chunks = options.reuse ? reusedChunks(input.stream) : input.stream;
+    // A regular file read into the reused buffer is never a live source (its stream is not read).
+    const mayBeLive = chunks === input.stream;
+    for await (const lines of lineBatches(chunks)) {
       let batch: RecordStreamItem[] = [];
       for (const item of lines) {
         if (isLongPiece(item)) {
@@ -112,7 +115,7 @@ export async function* readRecordBatches(ctx: Context, options: ReadOptions = {}
       if (batch.length > 0) yield batch;
       // Nothing more waits on the input (a live source such as tx-parse --follow): what the
       // batch wrote goes out now, not when 64 KB have gathered, so a pipeline shows it live.
-      if (input.stream.readableLength === 0) await ctx.out.flush();
+      if (mayBeLive && input.stream.readableLength === 0) await ctx.out.flush();
     }
   }
 }
