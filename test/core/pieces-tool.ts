@@ -37,10 +37,23 @@ export const piecesTool: Tool = {
   },
 };
 
-/** Writes, for each file named, its name and its thread's young generation limit in MB (`-` off a worker). */
+/**
+ * Writes, for each file named, its name, its thread's young generation limit in MB (`-`
+ * off a worker) and the size its young generation has after making 3,000,000 objects
+ * that live a while (200,000 at a time), in MB.
+ */
 async function youngMain(ctx: Parameters<Tool['main']>[0]): Promise<void> {
   const { resourceLimits } = await import('node:worker_threads');
-  for (const name of ctx.files) await ctx.out.write(`${name} ${resourceLimits.maxYoungGenerationSizeMb ?? '-'}\n`);
+  const { getHeapSpaceStatistics } = await import('node:v8');
+  for (const name of ctx.files) {
+    let live: { i: number }[] = [];
+    for (let i = 0; i < 3_000_000; i++) {
+      live.push({ i });
+      if (live.length === 200_000) live = [];
+    }
+    const young = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')!.space_size / 2 ** 20;
+    await ctx.out.write(`${name} ${resourceLimits.maxYoungGenerationSizeMb ?? '-'} ${young}\n`);
+  }
 }
 
 /** A tool whose workers are asked for an 8 MB young generation (as tx-common's are). */
@@ -48,3 +61,39 @@ export const youngTool: Tool = { name: 'tx-young', help: 'usage: tx-young NAME..
 
 /** The same tool with the workers' default young generation. */
 export const youngDefaultTool: Tool = { name: 'tx-young-default', help: 'usage: tx-young-default NAME...', options: {}, parallel: { url: import.meta.url }, main: youngMain };
+
+/** On a worker, sends (Proc.send) for each file named 20,000 small objects that the main thread keeps: data that outlives many collections there. */
+export const sendTool: Tool = {
+  name: 'tx-send',
+  help: 'usage: tx-send NAME...',
+  options: {},
+  parallel: { url: import.meta.url },
+  async main(ctx) {
+    for (const name of ctx.files) ctx.proc.send?.(Array.from({ length: 20_000 }, (_, i) => ({ name, i, text: `${name} ${i}` })));
+  },
+};
+
+/**
+ * For each file named: makes 300 strings of 2 MB (each too large for a young
+ * generation, so each goes to the old one), drops each at once while 100,000 small
+ * objects stay alive, and writes its name and the largest its heap was, in whole MB.
+ */
+export const garbageTool: Tool = {
+  name: 'tx-garbage',
+  help: 'usage: tx-garbage NAME...',
+  options: {},
+  parallel: { url: import.meta.url },
+  async main(ctx) {
+    const { getHeapStatistics } = await import('node:v8');
+    for (const name of ctx.files) {
+      const live = Array.from({ length: 100_000 }, (_, i) => ({ i, text: `${i}` }));
+      let peak = 0;
+      let length = 0;
+      for (let i = 0; i < 300; i++) {
+        length += JSON.parse(JSON.stringify(Buffer.alloc(2_000_000, 97 + (i % 26)).toString('latin1'))).length;
+        peak = Math.max(peak, getHeapStatistics().total_heap_size);
+      }
+      await ctx.out.write(`${name} ${Math.round(peak / 2 ** 20)} ${live.length + length}\n`);
+    }
+  },
+};

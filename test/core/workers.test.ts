@@ -7,7 +7,7 @@ import { Readable, Writable } from 'node:stream';
 import t from 'tap';
 import { run } from '../../lib/core/run.js';
 import { prng, repo, runBin, runTool } from '../helpers.js';
-import { piecesOf, piecesTool, youngDefaultTool, youngTool } from './pieces-tool.js';
+import { garbageTool, piecesOf, piecesTool, youngDefaultTool, youngTool } from './pieces-tool.js';
 
 /**
  * Run tx-pieces on workers in this process, into a stdout that takes `delayMs` per write;
@@ -199,13 +199,57 @@ t.test('--jobs: a note said once per run comes for the first file that says it, 
   t.equal(one.stderr, r.stderr, 'the same messages as one thread');
 });
 
-t.test('a tool may ask for a larger young generation on its workers (tx-common: 8 MB); the others get 4 MB', async (t) => {
+t.test('a tool may ask for a larger young generation on its workers (tx-common: 8 MB); the others get 4 MB; each grows to its limit', async (t) => {
   for (const [tool, mb] of [[youngTool, '8'], [youngDefaultTool, '4']] as const) {
     const out: Buffer[] = [];
     const stdout = new Writable({ write: (chunk, _enc, cb) => (out.push(Buffer.from(chunk)), cb()) });
     const stderr = new Writable({ write: (_chunk, _enc, cb) => cb() });
     const status = await run(tool, { argv: ['node', tool.name, '--jobs', '2', 'a', 'b', 'c'], env: process.env, stdin: Readable.from([]), stdout, stderr, cwd: () => process.cwd() });
     t.equal(status, 0, `${tool.name}: exit 0`);
-    t.equal(Buffer.concat(out).toString('utf8'), `a ${mb}\nb ${mb}\nc ${mb}\n`, `${tool.name}: each file's worker has a ${mb} MB young generation`);
+    t.equal(Buffer.concat(out).toString('utf8'), `a ${mb} ${mb}\nb ${mb} ${mb}\nc ${mb} ${mb}\n`, `${tool.name}: each file's worker has a ${mb} MB young generation, and it grew to that size`);
+  }
+});
+
+t.test("the main thread's young generation does not grow while it takes the workers' data (it grew to 32 MB under tx-stats)", async (t) => {
+  // In a process of its own, so that the young generation has its first size.
+  const workers = new URL('../../lib/core/workers.js', import.meta.url).href;
+  const output = new URL('../../lib/core/output.js', import.meta.url).href;
+  const tool = new URL('./pieces-tool.js', import.meta.url).href;
+  const script = `
+    import { getHeapSpaceStatistics } from 'node:v8';
+    import { Writable } from 'node:stream';
+    import { runOnWorkers } from ${JSON.stringify(workers)};
+    import { Output } from ${JSON.stringify(output)};
+    const young = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size / 2 ** 20;
+    const kept = [];
+    const before = young();
+    const out = new Output(new Writable({ write: (_chunk, _enc, cb) => cb() }));
+    const files = Array.from({ length: 60 }, (_, i) => 'f' + i);
+    const status = await runOnWorkers({ url: ${JSON.stringify(tool)}, name: 'tx-send' }, { _: [] }, files, 2, out, () => {}, { onData: (v) => kept.push(v) });
+    console.log(JSON.stringify({ status, kept: kept.length, before, after: young() }));`;
+  // A file, not -e: a worker would inherit --input-type.
+  const dir = mkdtempSync(join(tmpdir(), 'tx-young-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'main.mjs'), script);
+  const r = spawnSync(process.execPath, [join(dir, 'main.mjs')], { encoding: 'utf8' });
+  t.equal(r.stderr, '', 'nothing on stderr');
+  const got = JSON.parse(r.stdout);
+  t.equal(got.status, 0, 'exit 0');
+  t.equal(got.kept, 60, 'every file sent its data');
+  t.ok(got.after <= Math.max(got.before, 4), `the young generation stayed small: ${got.before} MB before, ${got.after} MB after 1,200,000 objects kept (32 MB when it grows)`);
+});
+
+t.test("a worker's old generation grows by half at most before it is collected: 600 MB of large strings dropped at once stay under 45 MB of heap (V8 alone let it reach 54 MB)", async (t) => {
+  const out: Buffer[] = [];
+  const stdout = new Writable({ write: (chunk, _enc, cb) => (out.push(Buffer.from(chunk)), cb()) });
+  const stderr = new Writable({ write: (_chunk, _enc, cb) => cb() });
+  const status = await run(garbageTool, { argv: ['node', 'tx-garbage', '--jobs', '2', 'a', 'b'], env: process.env, stdin: Readable.from([]), stdout, stderr, cwd: () => process.cwd() });
+  t.equal(status, 0, 'exit 0');
+  const lines = Buffer.concat(out).toString('utf8').trim().split('\n');
+  t.equal(lines.length, 2, 'a line for each file');
+  for (const line of lines) {
+    const [name, peak, made] = line.split(' ');
+    t.equal(made, String(100_000 + 600_000_000), `${name}: every string was made`);
+    t.ok(Number(peak) < 45, `${name}: the heap peaked at ${peak} MB`);
   }
 });
