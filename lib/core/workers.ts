@@ -29,16 +29,24 @@ const HEAP_GROWING_PERCENT = 50;
 /**
  * V8's heap sizing for this process, set once its workers run (V8's flags are read by
  * every heap, so they are set for the whole process): old generations grow by
- * HEAP_GROWING_PERCENT at most, and where the main thread keeps what the workers send
- * (`keeping`: tx-stats' counters), its young generation keeps its size (it grew to 32
- * MB there). Set before the workers start, any flag cost each worker about 10 ms (V8
- * checks its flags against node's compiled code, and compiled it again), and V8 puts
- * the young generation's growth factor back to 2 whenever it sets up a heap. On 3,000
- * store files, --jobs 2, medians of 5: tx-stats 183 to 135 MB (1.08x the time),
- * tx-common 173 to 141 MB (1.03x).
+ * HEAP_GROWING_PERCENT at most. Set before the workers start, any flag cost each worker
+ * about 10 ms (V8 checks its flags against node's compiled code, and compiled it
+ * again). On 3,000 store files, --jobs 2, medians of 5, with keepYoungSize for
+ * tx-stats: tx-stats 183 to 135 MB (1.08x the time), tx-common 173 to 141 MB (1.03x).
  */
-function sizeHeaps(keeping: boolean): void {
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}${keeping ? ' --semi-space-growth-factor=1' : ''}`);
+function sizeHeaps(): void {
+  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+}
+
+/**
+ * Keep the main thread's young generation at its size, where it keeps what the workers
+ * send (tx-stats' counters: it grew to 32 MB there). V8 puts this growth factor back
+ * to 2 whenever it sets up a heap (a worker's, or the thread a worker's module hooks
+ * run on, which may come later: the young generation may then grow once, to 8 MB under
+ * the test runner's hooks), so it is said again as each file ends.
+ */
+function keepYoungSize(): void {
+  setFlagsFromString('--semi-space-growth-factor=1');
 }
 
 /** The batches of output (256 KB each) a worker may send before waiting for the first to be written. */
@@ -139,7 +147,9 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
     const worker = new Worker(new URL('./worker-main.js', import.meta.url), { workerData: { ref, args: options }, resourceLimits: { maxYoungGenerationSizeMb: youngMb } });
     workers.push(worker);
     worker.once('online', () => {
-      if (++online === count) sizeHeaps(onData !== undefined);
+      if (++online !== count) return;
+      sizeHeaps();
+      if (onData) keepYoungSize();
     });
     worker.on('message', (m: FromWorker) => {
       const h = held.get(m.index);
@@ -153,6 +163,7 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
         else h.errs.push(entry);
       } else {
         h.done = true;
+        if (onData) keepYoungSize();
         running.delete(worker);
         status = Math.max(status, m.status);
         give(worker);

@@ -74,9 +74,10 @@ export const sendTool: Tool = {
 };
 
 /**
- * For each file named: makes 300 strings of 2 MB (each too large for a young
- * generation, so each goes to the old one), drops each at once while 100,000 small
- * objects stay alive, and writes its name and the largest its heap was, in whole MB.
+ * For each file named: keeps 400,000 small objects alive, makes 300 strings of 2 MB
+ * (each too large for a young generation, so each goes to the old one) and drops each
+ * at once, and writes its name, the heap in use once the objects were made and the
+ * largest the heap was, in MB.
  */
 export const garbageTool: Tool = {
   name: 'tx-garbage',
@@ -86,14 +87,15 @@ export const garbageTool: Tool = {
   async main(ctx) {
     const { getHeapStatistics } = await import('node:v8');
     for (const name of ctx.files) {
-      const live = Array.from({ length: 100_000 }, (_, i) => ({ i, text: `${i}` }));
+      const live = Array.from({ length: 400_000 }, (_, i) => ({ i, text: `${i}` }));
+      const base = getHeapStatistics().used_heap_size;
       let peak = 0;
       let length = 0;
       for (let i = 0; i < 300; i++) {
         length += JSON.parse(JSON.stringify(Buffer.alloc(2_000_000, 97 + (i % 26)).toString('latin1'))).length;
         peak = Math.max(peak, getHeapStatistics().total_heap_size);
       }
-      await ctx.out.write(`${name} ${Math.round(peak / 2 ** 20)} ${live.length + length}\n`);
+      await ctx.out.write(`${name} ${(base / 2 ** 20).toFixed(1)} ${(peak / 2 ** 20).toFixed(1)} ${live.length + length}\n`);
     }
   },
 };

@@ -210,8 +210,11 @@ t.test('a tool may ask for a larger young generation on its workers (tx-common: 
   }
 });
 
-t.test("the main thread's young generation does not grow while it takes the workers' data (it grew to 32 MB under tx-stats)", async (t) => {
-  // In a process of its own, so that the young generation has its first size.
+t.test("the main thread's young generation stays small while it takes the workers' data (it grew to 32 MB under tx-stats)", async (t) => {
+  // In a process of its own, so that the young generation has its first size. (The test
+  // runner's module hooks come into it through NODE_OPTIONS: a thread of theirs sets up
+  // a heap after the workers start, which puts V8's growth factor back until a file
+  // ends, so the young generation may grow once there.)
   const workers = new URL('../../lib/core/workers.js', import.meta.url).href;
   const output = new URL('../../lib/core/output.js', import.meta.url).href;
   const tool = new URL('./pieces-tool.js', import.meta.url).href;
@@ -236,10 +239,10 @@ t.test("the main thread's young generation does not grow while it takes the work
   const got = JSON.parse(r.stdout);
   t.equal(got.status, 0, 'exit 0');
   t.equal(got.kept, 60, 'every file sent its data');
-  t.ok(got.after <= Math.max(got.before, 4), `the young generation stayed small: ${got.before} MB before, ${got.after} MB after 1,200,000 objects kept (32 MB when it grows)`);
+  t.ok(got.after < 16, `the young generation stayed under 16 MB: ${got.before} MB before, ${got.after} MB after 1,200,000 objects kept (32 MB when it grows)`);
 });
 
-t.test("a worker's old generation grows by half at most before it is collected: 600 MB of large strings dropped at once stay under 45 MB of heap (V8 alone let it reach 54 MB)", async (t) => {
+t.test("a worker's old generation grows by half at most before it is collected: with 600 MB of large strings dropped at once, the heap stays under 2.3 times what is alive (V8 alone let it reach 2.5 to 3.3 times)", async (t) => {
   const out: Buffer[] = [];
   const stdout = new Writable({ write: (chunk, _enc, cb) => (out.push(Buffer.from(chunk)), cb()) });
   const stderr = new Writable({ write: (_chunk, _enc, cb) => cb() });
@@ -248,8 +251,8 @@ t.test("a worker's old generation grows by half at most before it is collected: 
   const lines = Buffer.concat(out).toString('utf8').trim().split('\n');
   t.equal(lines.length, 2, 'a line for each file');
   for (const line of lines) {
-    const [name, peak, made] = line.split(' ');
-    t.equal(made, String(100_000 + 600_000_000), `${name}: every string was made`);
-    t.ok(Number(peak) < 45, `${name}: the heap peaked at ${peak} MB`);
+    const [name, base, peak, made] = line.split(' ');
+    t.equal(made, String(400_000 + 600_000_000), `${name}: every string was made`);
+    t.ok(Number(peak) < 2.3 * Number(base), `${name}: the heap peaked at ${peak} MB with ${base} MB alive`);
   }
 });
