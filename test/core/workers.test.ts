@@ -201,12 +201,9 @@ t.test('--jobs: a note said once per run comes for the first file that says it, 
 
 t.test('a tool may ask for a larger young generation on its workers (tx-common: 8 MB); the others get 4 MB; each grows to its limit', async (t) => {
   for (const [tool, mb] of [[youngTool, '8'], [youngDefaultTool, '4']] as const) {
-    const out: Buffer[] = [];
-    const stdout = new Writable({ write: (chunk, _enc, cb) => (out.push(Buffer.from(chunk)), cb()) });
-    const stderr = new Writable({ write: (_chunk, _enc, cb) => cb() });
-    const status = await run(tool, { argv: ['node', tool.name, '--jobs', '2', 'a', 'b', 'c'], env: process.env, stdin: Readable.from([]), stdout, stderr, cwd: () => process.cwd() });
-    t.equal(status, 0, `${tool.name}: exit 0`);
-    t.equal(Buffer.concat(out).toString('utf8'), `a ${mb} ${mb}\nb ${mb} ${mb}\nc ${mb} ${mb}\n`, `${tool.name}: each file's worker has a ${mb} MB young generation, and it grew to that size`);
+    const r = await runTool(tool, ['--jobs', '2', 'a', 'b', 'c'], []);
+    t.equal(r.status, 0, `${tool.name}: exit 0`);
+    t.equal(r.stdout.toString('utf8'), `a ${mb} ${mb}\nb ${mb} ${mb}\nc ${mb} ${mb}\n`, `${tool.name}: each file's worker has a ${mb} MB young generation, and it grew to that size`);
   }
 });
 
@@ -243,12 +240,9 @@ t.test("the main thread's young generation stays small while it takes the worker
 });
 
 t.test("a worker's old generation grows by half at most before it is collected: with 600 MB of large strings dropped at once, the heap stays under 2.3 times what is alive (V8 alone let it reach 2.5 to 3.3 times)", async (t) => {
-  const out: Buffer[] = [];
-  const stdout = new Writable({ write: (chunk, _enc, cb) => (out.push(Buffer.from(chunk)), cb()) });
-  const stderr = new Writable({ write: (_chunk, _enc, cb) => cb() });
-  const status = await run(garbageTool, { argv: ['node', 'tx-garbage', '--jobs', '2', 'a', 'b'], env: process.env, stdin: Readable.from([]), stdout, stderr, cwd: () => process.cwd() });
-  t.equal(status, 0, 'exit 0');
-  const lines = Buffer.concat(out).toString('utf8').trim().split('\n');
+  const r = await runTool(garbageTool, ['--jobs', '2', 'a', 'b'], []);
+  t.equal(r.status, 0, 'exit 0');
+  const lines = r.stdout.toString('utf8').trim().split('\n');
   t.equal(lines.length, 2, 'a line for each file');
   for (const line of lines) {
     const [name, base, peak, made] = line.split(' ');
