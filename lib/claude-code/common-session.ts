@@ -30,7 +30,9 @@ export class ClaudeSessionConverter implements SessionConverter {
       active: options.active,
       emit: (m: CommonMessage, uuids: string[]) => {
         const start = this.spool.size;
-        this.spool.write(stringifyJson(m) + '\n');
+        // Two writes, not one of `json + '\n'`: that string would be copied whole to be encoded.
+        this.spool.write(stringifyJson(m));
+        this.spool.write('\n');
         if (!m.sidechain) this.chain?.message(start, this.spool.size, uuids);
       },
       compacted: () => {

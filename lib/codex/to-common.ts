@@ -223,7 +223,8 @@ export class CodexToCommon {
       this.restart = false;
     }
     const start = this.spool.size;
-    this.spool.write(JSON.stringify(m) + '\n');
+    this.spool.write(JSON.stringify(m));
+    this.spool.write('\n');
     this.entries.push({ start, end: this.spool.size, boundary, contextual });
   }
 

@@ -9,6 +9,7 @@ import { beneath, InstallTransaction, TargetExists, UnsafePath } from '../core/i
 import { isUuid, TXCRIPT_NAMESPACE, uuidV5 } from '../core/uuid.js';
 import { cleanSession, type ArtifactBlock, type CommonMessage, type CommonSession } from '../common.js';
 import { Continuable, datedSession, NotContinuable } from '../continuable.js';
+import { reusedChunks } from '../core/file-chunks.js';
 import { isLongPiece, lineBatches, LONG_LINE, type PhysicalLine } from '../core/lines.js';
 import { Output } from '../core/output.js';
 import { LongReader, pushNative, writeNative } from '../core/records.js';
@@ -131,7 +132,7 @@ async function main(ctx: Context): Promise<void> {
     try {
       for (const { message, n } of current.continuable.messages()) {
         const lines = writeMessage(current, message, { src: current.src, n: n > 0 ? n : undefined });
-        for (const l of lines) await current.out.write(stringifyJson(l) + '\n');
+        for (const l of lines) await current.out.writeJson(l);
         current.lines += lines.length;
       }
     } catch (err) {
@@ -143,7 +144,7 @@ async function main(ctx: Context): Promise<void> {
     }
     const changed = current.continuable.summary();
     if (changed) ctx.note(`session ${current.id}: ${changed}`);
-    for (const line of current.writer.finish()) await current.out.write(stringifyJson(line) + '\n');
+    for (const line of current.writer.finish()) await current.out.writeJson(line);
     await current.out.end();
     if (current.stream && current.target && install) {
       current.stream.end();
@@ -242,7 +243,9 @@ async function main(ctx: Context): Promise<void> {
     for await (const input of ctx.inputs()) {
       let long: LongReader | null = null;
       let noted = false;
-      for await (const batch of lineBatches(input.stream)) {
+      // Nothing of a line outlives its batch (a record's bytes are copied out, a Common line
+      // is parsed), so a regular file or a pipe is read into one buffer used again.
+      for await (const batch of lineBatches(reusedChunks(input.stream))) {
         for (const line of batch) {
           if (isLongPiece(line)) {
             // Too long to hold: a record's raw_base64 is decoded as it streams by, a native line copied.

@@ -1,12 +1,14 @@
 // The chunks of an input for a reader that is done with each chunk before it asks for
-// the next (tx-parse copies every line it keeps; tx-stats and tx-filter's record mode
-// keep nothing of a record once its batch is done). A regular file is read with
+// the next (tx-parse copies every line it keeps; tx-stats, tx-filter's record mode and
+// tx-native keep nothing of a line once its batch is done). A regular file is read with
 // synchronous reads into one buffer used again and again: a read stream makes a new
 // buffer per read, and on worker threads memory freed that way stays with the
-// thread's allocator, so the peak grows with the number of workers. Anything else (a
-// pipe, a FIFO, a terminal) is read as the stream it is.
+// thread's allocator, so the peak grows with the number of workers. Standard input
+// that is a pipe is read the same way (pipe-input.ts); anything else (a named FIFO, a
+// terminal) is read as the stream it is.
 import { fstatSync, readSync, ReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { REUSED_READS, type ReusableStream } from './pipe-input.js';
 
 const CHUNK = 1024 * 1024;
 /**
@@ -21,6 +23,9 @@ let spare: Buffer | null = null;
  * one is asked for (the caller copies what it keeps).
  */
 export function reusedChunks(stream: Readable): AsyncIterable<Buffer> | Iterable<Buffer> {
+  // Standard input that is a pipe, not yet read: blocking reads into one buffer too.
+  const piped = (stream as ReusableStream)[REUSED_READS]?.();
+  if (piped) return piped;
   const fd = stream instanceof ReadStream ? (stream as ReadStream & { fd?: unknown }).fd : undefined;
   if (typeof fd !== 'number') return stream as AsyncIterable<Buffer>;
   try {
@@ -31,7 +36,20 @@ export function reusedChunks(stream: Readable): AsyncIterable<Buffer> | Iterable
   return fileChunks(stream as ReadStream, fd);
 }
 
-function* fileChunks(stream: ReadStream, fd: number): Generator<Buffer> {
+/** The chunks come from a regular file (never a live source: nothing more is written to it while it is read). */
+export function readsRegularFile(chunks: unknown): boolean {
+  return regularFileReads.has(chunks as object);
+}
+
+const regularFileReads = new WeakSet<object>();
+
+function fileChunks(stream: ReadStream, fd: number): Generator<Buffer> {
+  const chunks = readFile(stream, fd);
+  regularFileReads.add(chunks);
+  return chunks;
+}
+
+function* readFile(stream: ReadStream, fd: number): Generator<Buffer> {
   // A stream with a start reads from there (a part of a file; its `end` is inclusive);
   // one without reads on from the descriptor's own offset, as the stream would (stdin
   // redirected from a file may have been read in part already: `(head -1; tx-parse) < f`).

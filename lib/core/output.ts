@@ -15,6 +15,9 @@ import { stringifyJson } from './json-text.js';
 
 /** The largest piece handed to the stream in one write. */
 export const PIECE = 64 * 1024;
+/** The longest UTF-8 encoded through the shared scratch buffer (pushText). */
+const SCRATCH = 1024 * 1024;
+let scratch: Buffer | null = null;
 
 /** Thrown by Output.write once the reader has gone away (EPIPE); run() ends quietly on it. */
 export class BrokenPipe extends Error {
@@ -124,6 +127,13 @@ export class Output {
       if (this.used === PIECE) this.seal();
       return;
     }
+    // Longer text is encoded into one scratch buffer used again, then copied: a buffer of
+    // its own per text would be fresh memory for every long line (see Spool.encoded).
+    if (text.length * 3 <= SCRATCH) {
+      scratch ??= Buffer.allocUnsafe(SCRATCH);
+      this.push(scratch.subarray(0, scratch.write(text)));
+      return;
+    }
     this.push(Buffer.from(text));
   }
 
@@ -148,7 +158,11 @@ export class Output {
 
   /** Write one NDJSON line: a JSON value (of any depth) followed by a newline. */
   async writeJson(value: unknown): Promise<void> {
-    await this.write(stringifyJson(value) + '\n');
+    if (this.failure) throw this.failure;
+    // The newline is pushed on its own: `json + '\n'` would be copied whole before it is encoded.
+    this.pushText(stringifyJson(value));
+    this.pushText('\n');
+    return this.flushIfFull();
   }
 
   /** Push everything queued to the stream, in pieces of at most 64 KB. */

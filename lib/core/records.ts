@@ -5,7 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import { parsePhysicalLine } from '../parse-line.js';
 import { lineEnd, nativeBytes, decodeRecord, recordView, type Harness, type RecordHeader, type RecordView } from '../record.js';
-import { reusedChunks } from './file-chunks.js';
+import { readsRegularFile, reusedChunks } from './file-chunks.js';
 import { findTopLevelKey, isJsonSpace } from './json-scan.js';
 import { isLongPiece, lineBatches, LONG_LINE, type LongPiece } from './lines.js';
 import type { Output } from './output.js';
@@ -60,8 +60,10 @@ export async function* readRecordBatches(ctx: Context, options: ReadOptions = {}
     let previous: Harness = 'claude-code';
     let long: LongReader | null = null;
     const chunks = options.reuse ? reusedChunks(input.stream) : input.stream;
-    // A regular file read into the reused buffer is never a live source (its stream is not read).
-    const mayBeLive = chunks === input.stream;
+    // A regular file read into the reused buffer is never a live source; a pipe read into
+    // it may be, with no stream to say whether more is waiting.
+    const mayBeLive = !readsRegularFile(chunks);
+    const streamed = chunks === input.stream;
     for await (const lines of lineBatches(chunks)) {
       let batch: RecordStreamItem[] = [];
       for (const item of lines) {
@@ -115,7 +117,7 @@ export async function* readRecordBatches(ctx: Context, options: ReadOptions = {}
       if (batch.length > 0) yield batch;
       // Nothing more waits on the input (a live source such as tx-parse --follow): what the
       // batch wrote goes out now, not when 64 KB have gathered, so a pipeline shows it live.
-      if (mayBeLive && input.stream.readableLength === 0) await ctx.out.flush();
+      if (mayBeLive && (!streamed || input.stream.readableLength === 0)) await ctx.out.flush();
     }
   }
 }

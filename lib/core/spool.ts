@@ -8,6 +8,8 @@ import path from 'node:path';
 
 const MEMORY_LIMIT = 4 * 1024 * 1024;
 const PIECE = 64 * 1024;
+/** The longest UTF-8 encoded into the scratch buffer; longer strings get a buffer of their own. */
+const SCRATCH = 1024 * 1024;
 
 /** Bytes held back in order, readable again from any offset. */
 export class Spool {
@@ -25,6 +27,8 @@ export class Spool {
    * Bytes from `from` to `fill` are not yet in a part.
    */
   private chunk: Buffer | null = null;
+  /** Where long strings are encoded once the parts are in the file (encoded()). */
+  private scratch: Buffer | null = null;
   private from = 0;
   private fill = 0;
 
@@ -42,7 +46,7 @@ export class Spool {
     if (this.chunk === null || most > this.chunk.length - this.fill) {
       this.commit();
       if (most > PIECE / 4) {
-        this.keep(typeof data === 'string' ? Buffer.from(data) : data);
+        this.keep(typeof data === 'string' ? this.encoded(data) : data);
         return;
       }
       if (this.chunk === null || most > this.chunk.length - this.fill) {
@@ -54,6 +58,18 @@ export class Spool {
     else this.fill += data.copy(this.chunk, this.fill);
     // Memory holds no more than its limit, pending bytes included: past it, they go to the file.
     if (this.fd === null && this.memory + this.fill - this.from > this.memoryLimit) this.commit();
+  }
+
+  /**
+   * A long string's UTF-8. Once the parts are in the file, a part is written at once and
+   * not kept, so the string is encoded into one scratch buffer used again: a new buffer
+   * per string is fresh memory the process must be given, page by page, and that cost
+   * tx-common more than the encoding itself (see the README's bench notes).
+   */
+  private encoded(text: string): Buffer {
+    if (this.fd === null || text.length * 3 > SCRATCH) return Buffer.from(text);
+    this.scratch ??= Buffer.allocUnsafe(SCRATCH);
+    return this.scratch.subarray(0, this.scratch.write(text));
   }
 
   /** The chunk's bytes not yet in a part become one. */
@@ -94,7 +110,7 @@ export class Spool {
     writeAll(this.fd, buf);
   }
 
-  /** The held bytes from `from` on, in pieces of at most 64 KB. */
+  /** The held bytes from `from` on, in pieces of at most 64 KB, each valid until the next is asked for. */
   read(from = 0): Generator<Buffer> {
     return this.range(from, this.size);
   }
@@ -102,6 +118,8 @@ export class Spool {
   /**
    * The held bytes from `start` to `end`, in pieces of at most 64 KB. Costs what it
    * returns (plus a binary search): a caller reading many small ranges stays linear.
+   * Pieces read back from the file share one buffer: a piece is valid until the next
+   * one is asked for (callers copy what they keep).
    */
   *range(start: number, end: number): Generator<Buffer> {
     this.commit();
@@ -123,9 +141,9 @@ export class Spool {
       }
       return;
     }
+    const buf = Buffer.allocUnsafe(Math.min(PIECE, end - start));
     for (let at = start; at < end; ) {
-      const buf = Buffer.allocUnsafe(Math.min(PIECE, end - at));
-      const got = readSync(this.fd, buf, 0, buf.length, at);
+      const got = readSync(this.fd, buf, 0, Math.min(buf.length, end - at), at);
       if (got <= 0) return;
       yield buf.subarray(0, got);
       at += got;
@@ -139,6 +157,7 @@ export class Spool {
     this.memory = 0;
     this.held = 0;
     this.chunk = null;
+    this.scratch = null;
     this.from = this.fill = 0;
     if (this.fd !== null) closeSync(this.fd);
     if (this.dir !== null) rmSync(this.dir, { recursive: true, force: true });

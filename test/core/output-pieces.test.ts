@@ -143,3 +143,34 @@ t.test("a worker's Copier: each piece copied as it fills, the same piece filled 
   await waiting;
   t.ok(settled, 'done once there is room');
 });
+
+t.test('long text (a JSON line of a long message) is encoded through one scratch buffer, not a buffer of its own, and comes out exact', async (t) => {
+  const random = prng(11);
+  const texts: string[] = [];
+  for (let i = 0; i < 40; i++) texts.push(`${i} ${'é😀x€'.repeat(Math.floor(random() * PIECE))}`);
+  // Longer than the scratch buffer holds (3 bytes per UTF-16 unit at most): a buffer of its own.
+  texts.push('ü'.repeat(400_000));
+  const kept: Buffer[] = [];
+  const original = Buffer.from;
+  let fromText = 0;
+  Buffer.from = ((value: unknown, ...rest: unknown[]) => {
+    if (typeof value === 'string') fromText++;
+    return (original as (...a: unknown[]) => Buffer).call(Buffer, value, ...rest);
+  }) as typeof Buffer.from;
+  try {
+    const out = new Output(
+      new Writable({
+        write(chunk: Buffer, _enc, cb) {
+          kept.push(chunk);
+          cb();
+        },
+      }),
+    );
+    for (const text of texts) await out.writeJson(text);
+    await out.end();
+  } finally {
+    Buffer.from = original;
+  }
+  t.equal(Buffer.concat(kept).toString(), texts.map((s) => JSON.stringify(s) + '\n').join(''), 'every line comes out whole and in order');
+  t.equal(fromText, 1, 'a buffer of its own only for the text longer than the scratch buffer');
+});

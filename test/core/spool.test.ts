@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import t from 'tap';
 import { Spool } from '../../lib/core/spool.js';
 
-const all = (it: Iterable<Buffer>) => Buffer.concat([...it]).toString();
+/** The pieces of a read, each copied as it comes (a piece is valid until the next is asked for). */
+const copied = (it: Iterable<Buffer>) => Array.from(it, (p) => Buffer.from(p));
+const all = (it: Iterable<Buffer>) => Buffer.concat(copied(it)).toString();
 
 t.test('bytes read back the same from any offset, in memory and after spilling to a file', async (t) => {
   for (const limit of [1 << 20, 8]) {
@@ -18,9 +20,9 @@ t.test('bytes read back the same from any offset, in memory and after spilling t
     t.equal(all(spool.range(6, 11)), 'beta\n', `range (limit ${limit})`);
     t.equal(all(spool.range(0, 6)), 'alpha\n', `range (limit ${limit})`);
     for (const [a, b] of [[0, text.length], [3, 9], [11, 17], [17, 70_000], [16, text.length - 1], [5, 5], [9, 3], [0, text.length + 10]]) {
-      const pieces = [...spool.range(a, b)];
-      t.equal(Buffer.concat(pieces).toString(), text.slice(a, Math.max(a, b)), `range ${a}..${b} (limit ${limit})`);
-      t.ok(pieces.every((p) => p.length > 0 && p.length <= 64 * 1024), `range ${a}..${b} comes in pieces of at most 64 KB (limit ${limit})`);
+      const read = copied(spool.range(a, b));
+      t.equal(Buffer.concat(read).toString(), text.slice(a, Math.max(a, b)), `range ${a}..${b} (limit ${limit})`);
+      t.ok(read.every((p) => p.length > 0 && p.length <= 64 * 1024), `range ${a}..${b} comes in pieces of at most 64 KB (limit ${limit})`);
     }
     spool.clear();
     t.equal(spool.size, 0);
@@ -65,9 +67,34 @@ t.test('many small writes of strings and buffers, between large ones: sizes and 
     t.equal(spool.size, whole.length, `size (limit ${limit})`);
     offsets.push(whole.length);
     for (const i of [0, 1, 7, 8, 499, 1507, 2998]) t.equal(all(spool.range(offsets[i], offsets[i + 1])), pieces[i], `write ${i} reads back alone (limit ${limit})`);
-    t.ok(Buffer.concat([...spool.read()]).equals(whole), `everything reads back (limit ${limit})`);
+    t.ok(Buffer.concat(copied(spool.read())).equals(whole), `everything reads back (limit ${limit})`);
     spool.write('after reading\n');
     t.equal(all(spool.read(whole.length)), 'after reading\n', `writes after a read (limit ${limit})`);
     spool.clear();
   }
+});
+
+t.test('once spilled, neither long strings nor reads back make a buffer each: the scratch and the read buffer are used again', async (t) => {
+  const spool = new Spool(0);
+  const texts = ['é😀'.repeat(20_000), 'x'.repeat(300_000), '€'.repeat(50_000) + '\n'];
+  for (const text of texts) spool.write(text);
+  const scratch = (spool as any).scratch as Buffer | null;
+  t.ok(scratch, 'long strings were encoded into the scratch buffer');
+  spool.write('ü'.repeat(30_000));
+  t.equal((spool as any).scratch, scratch, 'the next long string went through the same one');
+  const whole = texts.join('') + 'ü'.repeat(30_000);
+  const buffers = new Set<ArrayBuffer>();
+  const copies: Buffer[] = [];
+  for (const p of spool.read()) {
+    buffers.add(p.buffer as ArrayBuffer);
+    copies.push(Buffer.from(p));
+  }
+  t.ok(copies.length > 5, `read back in ${copies.length} pieces`);
+  t.equal(buffers.size, 1, 'every piece read back from the file lies in one buffer');
+  t.equal(Buffer.concat(copies).toString(), whole, 'and the bytes are exact');
+  // A string too long for the scratch buffer gets a buffer of its own, and is exact too.
+  const huge = 'ä'.repeat(400_000);
+  spool.write(huge);
+  t.equal(all(spool.read(Buffer.byteLength(whole))), huge, 'a string longer than the scratch buffer reads back exactly');
+  spool.clear();
 });

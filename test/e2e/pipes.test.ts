@@ -9,7 +9,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { repo, unevenSession } from '../helpers.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tx-pipes-'));
@@ -167,11 +167,38 @@ t.test('a reader that goes away ends each tool quietly, with status 0', async (t
   }
 });
 
+t.test('the readers done with each chunk before the next (tx-parse, tx-stats, tx-filter without --view, tx-native) read a pipe into one buffer used again', async (t) => {
+  // Counts the 256 KB slabs made for reads of the pipe: none when one pipeful-sized buffer is read into again.
+  const slabs = join(scratch, 'slabs');
+  const pre = join(scratch, 'slabs.cjs');
+  writeFileSync(
+    pre,
+    `const alloc = Buffer.allocUnsafe; let made = 0;
+     Buffer.allocUnsafe = function (size) { if (size === 262144) made++; return alloc.call(Buffer, size); };
+     process.on('exit', () => require('node:fs').appendFileSync(${JSON.stringify(slabs)}, made + '\\n'));`,
+  );
+  for (const [name, input, args] of [['tx-parse', file, ''], ['tx-stats', records, ''], ['tx-filter', records, '--kind assistant'], ['tx-native', records, '']]) {
+    rmSync(slabs, { force: true });
+    const viaPipe = sh(`cat "${input}" | node --require "${pre}" "${bin(name)}" ${args} | cat`);
+    t.ok(viaPipe.equals(sh(`node "${bin(name)}" ${args} < "${input}" > "${scratch}/out"; cat "${scratch}/out"`)), `${name}: the output it gives from the file`);
+    t.equal(readFileSync(slabs, 'utf8'), '0\n', `${name}: no slab made for the ${size} bytes or more of input`);
+  }
+  // tx-common holds records past their chunk: a new slab as the last fills.
+  rmSync(slabs, { force: true });
+  sh(`cat "${records}" | node --require "${pre}" "${bin('tx-common')}" > /dev/null`);
+  t.ok(Number(readFileSync(slabs, 'utf8')) > 2, 'tx-common: a slab each 256 KB');
+});
+
 t.test('nothing is read ahead: tx-filter writes the answer to a record before the next arrives', async (t) => {
   const prompt = (text: string, i: number) => JSON.stringify({ type: 'user', sessionId: 's', uuid: `p${i}`, timestamp: '2025-01-01T00:00:00Z', message: { role: 'user', content: text } });
   writeFileSync(join(scratch, 'prompts.jsonl'), [prompt('first', 1), prompt('second', 2)].join('\n') + '\n');
   const [first, second] = sh(`node "${bin('tx-parse')}" "${join(scratch, 'prompts.jsonl')}"`).toString().trimEnd().split('\n');
-  const child = spawn('bash', ['-c', `unset NODE_OPTIONS; exec node "${bin('tx-filter')}" --human-prompts --view`], { stdio: ['pipe', 'pipe', 'pipe'] });
+  // With --view, and without: a record read into the reused buffer is written out before the next read too.
+  for (const view of ['--view', '']) await answersLive(t, first, second, view);
+});
+
+async function answersLive(t: Test, first: string, second: string, view: string): Promise<void> {
+  const child = spawn('bash', ['-c', `unset NODE_OPTIONS; exec node "${bin('tx-filter')}" --human-prompts ${view}`], { stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   const until = async (ok: () => boolean) => {
@@ -179,9 +206,9 @@ t.test('nothing is read ahead: tx-filter writes the answer to a record before th
     return ok();
   };
   child.stdin.write(first + '\n');
-  t.ok(await until(() => out.includes('"first"')), 'the first prompt comes out while stdin is still open');
-  t.notOk(out.includes('"second"'), 'and nothing more');
+  t.ok(await until(() => out.includes('first')), `${view || 'records'}: the first prompt comes out while stdin is still open`);
+  t.notOk(out.includes('second'), 'and nothing more');
   child.stdin.end(second + '\n');
   t.equal(await new Promise((r) => child.on('close', r)), 0, 'status 0 at the end of the input');
   t.equal(out.trimEnd().split('\n').length, 2, 'both prompts');
-});
+}

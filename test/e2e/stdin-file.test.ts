@@ -1,9 +1,10 @@
 // When a tool's stdin is a regular file (`tx-parse < s.jsonl`), it reads it as a named
 // file is: with its own stream in 256 KB chunks (node's stdin stream reads a file 64 KB
 // at a time), or, for the readers that keep nothing of a record once its batch is done
-// (tx-parse, tx-stats, tx-filter without --view), 1 MB at a time into one buffer used
-// again. The output must be what the same bytes give through a pipe, and reading starts
-// where the descriptor's offset stands, as it does for any reader of an inherited file.
+// (tx-parse, tx-stats, tx-filter without --view, tx-native), 1 MB at a time into one
+// buffer used again. The output must be what the same bytes give through a pipe, and
+// reading starts where the descriptor's offset stands, as it does for any reader of an
+// inherited file.
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -88,7 +89,7 @@ t.test('a file on stdin is read from where its offset stands, not from its start
 
 t.test('a file on stdin is read 256 KB at a time, as a named file is, not in node\'s 64 KB', async (t) => {
   const preload = chunksPreload();
-  for (const [name, args] of [['tx-native', []], ['tx-filter', ['--human-prompts', '--view']], ['tx-common', []]] as [string, string[]][]) {
+  for (const [name, args] of [['tx-filter', ['--human-prompts', '--view']], ['tx-common', []]] as [string, string[]][]) {
     const r = fromFile(name, args, records, 0, ['--require', preload]);
     t.equal(r.status, 0, `${name}: exit 0`);
     t.match(r.stderr.toString(), /largest chunk of stdin: 262144\n/, `${name}: 256 KB chunks`);
@@ -115,11 +116,11 @@ function readsPreload(): string {
   return preload;
 }
 
-t.test('tx-stats and tx-filter without --view read a file 1 MB at a time into one buffer, named or on stdin, and write what a pipe gives', async (t) => {
+t.test('tx-stats, tx-filter without --view and tx-native read a file 1 MB at a time into one buffer, named or on stdin, and write what a pipe gives', async (t) => {
   const preload = readsPreload();
   for (const path of [records, file]) {
     const bytes = readFileSync(path);
-    for (const [name, args] of [['tx-stats', []], ['tx-filter', ['--human-prompts']], ['tx-filter', ['--kind', 'assistant', '--invert']]] as [string, string[]][]) {
+    for (const [name, args] of [['tx-stats', []], ['tx-filter', ['--human-prompts']], ['tx-filter', ['--kind', 'assistant', '--invert']], ['tx-native', []]] as [string, string[]][]) {
       const what = `${name} ${args.join(' ')} on ${path === file ? 'session lines' : 'records'}`;
       const viaPipe = piped(name, args, bytes);
       const onStdin = fromFile(name, args, path, 0, ['--require', preload]);
