@@ -100,6 +100,22 @@ export function prng(seed: number): () => number {
   };
 }
 
+/** How many buffers `work` makes from strings (`Buffer.from(string)`): text encoded into a buffer of its own. */
+export async function buffersFromText(work: () => unknown): Promise<number> {
+  const original = Buffer.from;
+  let made = 0;
+  Buffer.from = ((value: unknown, ...rest: unknown[]) => {
+    if (typeof value === 'string') made++;
+    return (original as (...a: unknown[]) => Buffer).call(Buffer, value, ...rest);
+  }) as typeof Buffer.from;
+  try {
+    await work();
+  } finally {
+    Buffer.from = original;
+  }
+  return made;
+}
+
 /**
  * About `bytes` of session lines of uneven length (user and assistant in turn, one
  * chain): a text of up to `longest` copies of `letter`, then `mark` (a character beyond

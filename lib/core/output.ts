@@ -12,12 +12,10 @@ import { describeError } from './fs-error.js';
 import { signalsHandled } from './interrupt.js';
 import { widenPipe } from './pipe-size.js';
 import { stringifyJson } from './json-text.js';
+import { utf8Scratch } from './utf8-scratch.js';
 
 /** The largest piece handed to the stream in one write. */
 export const PIECE = 64 * 1024;
-/** The longest UTF-8 encoded through the shared scratch buffer (pushText). */
-const SCRATCH = 1024 * 1024;
-let scratch: Buffer | null = null;
 
 /** Thrown by Output.write once the reader has gone away (EPIPE); run() ends quietly on it. */
 export class BrokenPipe extends Error {
@@ -127,14 +125,9 @@ export class Output {
       if (this.used === PIECE) this.seal();
       return;
     }
-    // Longer text is encoded into one scratch buffer used again, then copied: a buffer of
-    // its own per text would be fresh memory for every long line (see Spool.encoded).
-    if (text.length * 3 <= SCRATCH) {
-      scratch ??= Buffer.allocUnsafe(SCRATCH);
-      this.push(scratch.subarray(0, scratch.write(text)));
-      return;
-    }
-    this.push(Buffer.from(text));
+    // Longer text is encoded into the shared scratch buffer and copied: a buffer of its
+    // own per text would be fresh memory for every long line.
+    this.push(utf8Scratch(text));
   }
 
   /** Hand the full pieces to the stream when at least one is waiting. */

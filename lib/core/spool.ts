@@ -5,11 +5,10 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { utf8Scratch } from './utf8-scratch.js';
 
 const MEMORY_LIMIT = 4 * 1024 * 1024;
 const PIECE = 64 * 1024;
-/** The longest UTF-8 encoded into the scratch buffer; longer strings get a buffer of their own. */
-const SCRATCH = 1024 * 1024;
 
 /** Bytes held back in order, readable again from any offset. */
 export class Spool {
@@ -27,8 +26,6 @@ export class Spool {
    * Bytes from `from` to `fill` are not yet in a part.
    */
   private chunk: Buffer | null = null;
-  /** Where long strings are encoded once the parts are in the file (encoded()). */
-  private scratch: Buffer | null = null;
   private from = 0;
   private fill = 0;
 
@@ -62,14 +59,11 @@ export class Spool {
 
   /**
    * A long string's UTF-8. Once the parts are in the file, a part is written at once and
-   * not kept, so the string is encoded into one scratch buffer used again: a new buffer
-   * per string is fresh memory the process must be given, page by page, and that cost
-   * tx-common more than the encoding itself (see the README's bench notes).
+   * not kept, so the string goes through the shared scratch buffer (utf8Scratch); in
+   * memory, the part is kept, so it gets a buffer of its own.
    */
   private encoded(text: string): Buffer {
-    if (this.fd === null || text.length * 3 > SCRATCH) return Buffer.from(text);
-    this.scratch ??= Buffer.allocUnsafe(SCRATCH);
-    return this.scratch.subarray(0, this.scratch.write(text));
+    return this.fd === null ? Buffer.from(text) : utf8Scratch(text);
   }
 
   /** The chunk's bytes not yet in a part become one. */
@@ -157,7 +151,6 @@ export class Spool {
     this.memory = 0;
     this.held = 0;
     this.chunk = null;
-    this.scratch = null;
     this.from = this.fill = 0;
     if (this.fd !== null) closeSync(this.fd);
     if (this.dir !== null) rmSync(this.dir, { recursive: true, force: true });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import t from 'tap';
 import { Output, PIECE, type Copier } from '../../lib/core/output.js';
-import { prng } from '../helpers.js';
+import { buffersFromText, prng } from '../helpers.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tx-output-'));
 t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
@@ -151,13 +151,7 @@ t.test('long text (a JSON line of a long message) is encoded through one scratch
   // Longer than the scratch buffer holds (3 bytes per UTF-16 unit at most): a buffer of its own.
   texts.push('ü'.repeat(400_000));
   const kept: Buffer[] = [];
-  const original = Buffer.from;
-  let fromText = 0;
-  Buffer.from = ((value: unknown, ...rest: unknown[]) => {
-    if (typeof value === 'string') fromText++;
-    return (original as (...a: unknown[]) => Buffer).call(Buffer, value, ...rest);
-  }) as typeof Buffer.from;
-  try {
+  const fromText = await buffersFromText(async () => {
     const out = new Output(
       new Writable({
         write(chunk: Buffer, _enc, cb) {
@@ -168,9 +162,7 @@ t.test('long text (a JSON line of a long message) is encoded through one scratch
     );
     for (const text of texts) await out.writeJson(text);
     await out.end();
-  } finally {
-    Buffer.from = original;
-  }
+  });
   t.equal(Buffer.concat(kept).toString(), texts.map((s) => JSON.stringify(s) + '\n').join(''), 'every line comes out whole and in order');
   t.equal(fromText, 1, 'a buffer of its own only for the text longer than the scratch buffer');
 });
