@@ -25,6 +25,8 @@ export interface Codec {
   envelope(line: unknown): Envelope;
   /** True when a line that names no session belongs to the last session named before it in its file (Codex names it once, in session_meta). */
   readonly sessionFollows: boolean;
+  /** A top-level key of native lines whose value neither tx-stats nor tx-common reads, so they skip its bytes (RecordView.value); null when none. */
+  readonly unreadKey: string | null;
   /** Every string of a line's text (message text, tool input and output), for --grep. */
   strings(line: unknown): Iterable<string>;
   /** The message text of a line by who wrote it, for tx-grep (tx-grep(1) says what each role holds). */
@@ -54,7 +56,7 @@ export interface Codec {
  * and lib/codecs-common.ts; the whole codec (lib/codecs.ts) brings in every converter,
  * writer and store, most of a start-up.
  */
-export type LineCodec = Pick<Codec, 'harness' | 'detect' | 'classify' | 'kindReadsText' | 'envelope' | 'sessionFollows'>;
+export type LineCodec = Pick<Codec, 'harness' | 'detect' | 'classify' | 'kindReadsText' | 'envelope' | 'sessionFollows' | 'unreadKey'>;
 
 /** The members of a codec tx-filter uses. */
 export type FilterCodec = LineCodec & Pick<Codec, 'strings' | 'question' | 'lineView'>;

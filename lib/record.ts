@@ -3,6 +3,7 @@
 // does not change it copies its bytes and never re-serialises it.
 import { findTopLevelKey, isJsonSpace, valueEnd } from './core/json-scan.js';
 import { stringifyJson } from './core/json-text.js';
+import { parseWithout } from './core/parse-without.js';
 
 /** The harness a line was recognised as. */
 export type Harness = 'claude-code' | 'codex';
@@ -61,8 +62,12 @@ export interface RecordView {
   header: RecordHeader;
   /** The native line's bytes (verbatim when the record was cut from tx-parse output). */
   lineBytes: Buffer | null;
-  /** The native line parsed (cached); undefined for invalid records. */
-  value(): any;
+  /**
+   * The native line parsed (cached); undefined for invalid records. With `unread`, a
+   * reader that never looks at that top-level key's value may get it as null, its bytes
+   * skipped rather than parsed (core/parse-without.ts).
+   */
+  value(unread?: string | null): any;
 }
 
 const LINE_KEY = Buffer.from(',"line":');
@@ -92,12 +97,16 @@ export function lineEnd(header: RecordHeader): string {
 function lazyView(header: RecordHeader, lineBytes: Buffer | null, parsed?: unknown): RecordView {
   let cache: unknown = parsed;
   let done = parsed !== undefined;
+  /** The cache lacks a skipped value (value(unread)). */
+  let lean = false;
   return {
     header,
     lineBytes,
-    value() {
-      if (!done) {
-        cache = lineBytes ? JSON.parse(lineBytes.toString('utf8')) : undefined;
+    value(unread?: string | null) {
+      if (!done || (lean && !unread)) {
+        const without = unread && lineBytes ? parseWithout(lineBytes, 0, lineBytes.length, unread) : undefined;
+        lean = without !== undefined;
+        cache = lean ? without : lineBytes ? JSON.parse(lineBytes.toString('utf8')) : undefined;
         done = true;
       }
       return cache;
@@ -114,7 +123,8 @@ function lazyView(header: RecordHeader, lineBytes: Buffer | null, parsed?: unkno
  */
 class CutRecord implements RecordView {
   private parsed: unknown;
-  private state: 'unread' | 'cut' | 'whole' = 'unread';
+  /** `lean`: parsed from the cut bytes with one key's value skipped (value(unread)). */
+  private state: 'unread' | 'lean' | 'cut' | 'whole' = 'unread';
   private verified: Buffer | null | undefined;
 
   constructor(
@@ -139,11 +149,17 @@ class CutRecord implements RecordView {
     return this.verified;
   }
 
-  value(): any {
-    if (this.state === 'unread') {
+  value(unread?: string | null): any {
+    if (this.state === 'unread' || (this.state === 'lean' && !unread)) {
       try {
-        this.parsed = JSON.parse(this.record.toString('utf8', this.start, this.close));
-        this.state = 'cut';
+        const lean = unread ? parseWithout(this.record, this.start, this.close, unread) : undefined;
+        if (lean !== undefined) {
+          this.parsed = lean;
+          this.state = 'lean';
+        } else {
+          this.parsed = JSON.parse(this.record.toString('utf8', this.start, this.close));
+          this.state = 'cut';
+        }
       } catch (err) {
         this.parsed = this.whole(err as Error);
       }

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { decodeRecord, encodeRecord, nativeBytes, lineEnd, type RecordHeader } from '../lib/record.js';
+import { decodeRecord, encodeRecord, nativeBytes, lineEnd, recordView, type RecordHeader } from '../lib/record.js';
 
 const header: RecordHeader = { harness: 'claude-code', n: 3, src: 'a "b".jsonl', kind: 'prompt' };
 
@@ -47,4 +47,25 @@ t.test('line ends: LF by default, CR LF, none', async (t) => {
   t.equal(lineEnd(header), '\n');
   t.equal(lineEnd({ ...header, crlf: true }), '\r\n');
   t.equal(lineEnd({ ...header, eol: false }), '');
+});
+
+t.test('value(unread): a cut record and a native view skip that key\'s value, and a later value() parses the line whole', async (t) => {
+  const line = { type: 'user', message: { content: 'hi' }, toolUseResult: { file: { content: 'the whole file' } }, uuid: 'u1' };
+  const lineBytes = Buffer.from(JSON.stringify(line));
+  const cut = decodeRecord(Buffer.concat(encodeRecord(header, lineBytes)).subarray(0, -1))!;
+  const native = recordView(header, lineBytes);
+  for (const [name, view] of [['cut from a record', cut], ['a native line', native]] as const) {
+    t.same(view.value('toolUseResult'), { ...line, toolUseResult: null }, `${name}: skipped`);
+    t.same(view.value('toolUseResult'), { ...line, toolUseResult: null }, `${name}: asked again, the same`);
+    t.same(view.value(), line, `${name}: whole when asked without`);
+    t.same(view.value('toolUseResult'), line, `${name}: once whole, whole`);
+    t.same(view.lineBytes, lineBytes, `${name}: the bytes untouched`);
+  }
+  const parsed = recordView(header, lineBytes, line);
+  t.equal(parsed.value('toolUseResult'), line, 'a view made with its value gives that value');
+});
+
+t.test('value(unread) on a record whose line is not its last key: the whole record is parsed, as value() does', async (t) => {
+  const rec = Buffer.from('{"harness":"claude-code","n":1,"kind":"other","line":{"toolUseResult":{"a":1},"b":2},"added":{}}');
+  t.same(decodeRecord(rec)!.value('toolUseResult'), { toolUseResult: { a: 1 }, b: 2 });
 });

@@ -22,4 +22,7 @@ export const claudeLineCodec: LineCodec = {
   kindReadsText: claudeKindReadsText,
   envelope: claudeEnvelope,
   sessionFollows: false,
+  // A copy of a tool's output in the client's own shape (whole files, for a Read or an
+  // Edit): tx-filter's views show it; counts and conversations come from the message.
+  unreadKey: 'toolUseResult',
 };

@@ -19,4 +19,5 @@ export const codexLineCodec: LineCodec = {
   kindReadsText: codexKindReadsText,
   envelope: codexEnvelope,
   sessionFollows: true,
+  unreadKey: null,
 };

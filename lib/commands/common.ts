@@ -76,7 +76,7 @@ export class CommonWriter {
     }
     let line: any;
     try {
-      line = view.value();
+      line = view.value(codec.unreadKey);
     } catch {
       this.invalid++;
       return undefined;

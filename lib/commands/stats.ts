@@ -72,16 +72,16 @@ class Gathered {
       ctx.warn(item, 'not a record, skipped');
       return;
     }
+    const codec = statsCodecFor(rec.header.harness);
     let line: any;
     if (rec.header.kind !== 'invalid') {
       try {
-        line = rec.value();
+        line = rec.value(codec.unreadKey);
       } catch {
         ctx.warn({ src: rec.header.src, n: rec.header.n }, "the record's line is not JSON, counted as invalid");
         rec.header.kind = 'invalid';
       }
     }
-    const codec = statsCodecFor(rec.header.harness);
     const id = line === undefined ? null : codec.envelope(line).session;
     // Sessions (and files' leading lines) of different harnesses never share counters.
     const file = `${codec.harness}\0${rec.header.src ?? '-'}`;

@@ -41,3 +41,15 @@ t.test('every corpus file: tx-filter FILE, which writes each native line\'s reco
     t.ok(filtered.equals(parsed), file.slice(file.lastIndexOf('/') + 1));
   }
 });
+
+t.test('every corpus file: tx-stats and tx-common give the same from tx-parse\'s records (toolUseResult skipped, not parsed) as from the file (every line parsed whole)', { skip: corpus.length === 0 ? 'no corpus beside the project' : false }, async (t) => {
+  const run = (name: string, args: string[], input?: Buffer) => spawnSync(process.execPath, [repo('build', 'bin', `${name}.js`), ...args], { input, maxBuffer: 1 << 30 });
+  for (const file of corpus) {
+    const records = run('tx-parse', [file]).stdout;
+    for (const tool of ['tx-stats', 'tx-common']) {
+      const direct = run(tool, [file]).stdout;
+      const viaRecords = run(tool, [], records).stdout;
+      t.ok(direct.length > 0 && viaRecords.equals(direct), `${tool} ${file.slice(file.lastIndexOf('/') + 1)}`);
+    }
+  }
+});
