@@ -139,7 +139,7 @@ class CutRecord implements RecordView {
 
   get lineBytes(): Buffer | null {
     if (this.verified === undefined) {
-      if (this.state === 'cut' || (this.state === 'unread' && lastValue(this.record, this.start, this.close))) {
+      if (this.state === 'cut' || ((this.state === 'unread' || this.state === 'lean') && lastValue(this.record, this.start, this.close))) {
         this.verified = this.record.subarray(this.start, this.close);
       } else {
         const line = this.whole();

@@ -65,6 +65,13 @@ t.test('value(unread): a cut record and a native view skip that key\'s value, an
   t.equal(parsed.value('toolUseResult'), line, 'a view made with its value gives that value');
 });
 
+t.test('a cut record asked for its bytes after value(unread) gives them verbatim, not re-serialised', async (t) => {
+  const line = Buffer.from('{"type":"user", "n":1.50, "toolUseResult":{"x":"\\u00e9"}}');
+  const view = decodeRecord(Buffer.concat(encodeRecord(header, line)).subarray(0, -1))!;
+  t.same(view.value('toolUseResult'), { type: 'user', n: 1.5, toolUseResult: null });
+  t.same(view.lineBytes, line, 'spacing, escapes and number spelling survive');
+});
+
 t.test('value(unread) on a record whose line is not its last key: the whole record is parsed, as value() does', async (t) => {
   const rec = Buffer.from('{"harness":"claude-code","n":1,"kind":"other","line":{"toolUseResult":{"a":1},"b":2},"added":{}}');
   t.same(decodeRecord(rec)!.value('toolUseResult'), { toolUseResult: { a: 1 }, b: 2 });

@@ -103,7 +103,7 @@ export function findTopLevelKey(buf: Buffer, key: string): { before: number; val
 const keyCache = new Map<string, Buffer>();
 
 /** A key as the JSON string bytes it is written as, made once per key. */
-function keyBytes(key: string): Buffer {
+export function keyBytes(key: string): Buffer {
   let bytes = keyCache.get(key);
   if (!bytes) keyCache.set(key, (bytes = Buffer.from(JSON.stringify(key))));
   return bytes;

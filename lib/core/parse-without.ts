@@ -3,9 +3,7 @@
 // decoded nor built into objects). Claude Code's toolUseResult, a second copy of a
 // tool's output (whole files, for a Read or an Edit), is about 40% of the bytes of real
 // sessions, and tx-stats and tx-common read none of it.
-import { findTopLevelKey, valueEnd } from './json-scan.js';
-
-const needles = new Map<string, Buffer>();
+import { findTopLevelKey, keyBytes, valueEnd } from './json-scan.js';
 
 /**
  * JSON.parse of `buf` from `start` to `end`, an object, with the value of its top-level
@@ -15,9 +13,8 @@ const needles = new Map<string, Buffer>();
  * as JSON.parse does when the rest is not JSON.
  */
 export function parseWithout(buf: Buffer, start: number, end: number, key: string): unknown {
-  let needle = needles.get(key);
-  if (!needle) needles.set(key, (needle = Buffer.from(JSON.stringify(key) + ':')));
   // Most lines lack the key: one search of the bytes says so before any scan.
+  const needle = keyBytes(key);
   const at = buf.indexOf(needle, start);
   if (at < 0 || at + needle.length > end) return undefined;
   const object = buf.subarray(start, end);
