@@ -151,6 +151,8 @@ export interface ToCommonOptions {
 export interface SessionConverter {
   /** On stdin (no file name), true when `line` begins another session than the one being converted. */
   startsNewSession(line: unknown): boolean;
+  /** Whether push reads a line of this record kind at all: one it never reads need not be parsed. */
+  reads(kind: Kind): boolean;
   /** Take one parsed native line (`n`: its physical line number). */
   push(line: unknown, n: number): void;
   /** After the last line: the session line, then its messages, each as one line of text. */

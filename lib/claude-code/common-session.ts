@@ -7,10 +7,11 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { SessionConverter, ToCommonOptions } from '../codec.js';
 import type { CommonMessage, CommonSession } from '../common.js';
+import type { Kind } from '../record.js';
 import { Spool } from '../core/spool.js';
 import { ActiveChain } from './active-chain.js';
 import { listSubagentFiles } from './subagent-files.js';
-import { ClaudeToCommon, type SessionFacts } from './to-common.js';
+import { ClaudeToCommon, UNREAD_KINDS, type SessionFacts } from './to-common.js';
 import { stringifyJson } from '../core/json-text.js';
 
 /** Converts one Claude Code session's lines, then writes its session line and messages. */
@@ -49,6 +50,11 @@ export class ClaudeSessionConverter implements SessionConverter {
     if (!line || typeof line !== 'object' || (line.type !== 'user' && line.type !== 'assistant')) return false;
     const id = line.sessionId;
     return typeof id === 'string' && id !== '' && this.sessionId !== undefined && id !== this.sessionId && (line.parentUuid === null || line.parentUuid === undefined);
+  }
+
+  // Under --active every line with a uuid is a link of the chain, whatever its kind.
+  reads(kind: Kind): boolean {
+    return this.chain !== null || !UNREAD_KINDS.has(kind);
   }
 
   push(line: any, n: number): void {

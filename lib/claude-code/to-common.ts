@@ -10,6 +10,7 @@ import { COMMAND_TAGS, OUTPUT_TAGS, parseEnvelope, type EnvelopePart } from './e
 import { unescapeEnvelope } from './escape.js';
 import { commandView, toolView } from './tool-view.js';
 import { stringifyJson } from '../core/json-text.js';
+import type { Kind } from '../record.js';
 
 /** What the session line is made of, gathered while the lines stream by. */
 export interface SessionFacts {
@@ -132,6 +133,12 @@ class Merger {
     if (m.content.length > 0) this.emit(m, uuids, start);
   }
 }
+
+/**
+ * The record kinds (classify.ts) of the lines push never reads: progress, session
+ * bookkeeping (meta), hooks, and attachments other than a prompt a person queued.
+ */
+export const UNREAD_KINDS: ReadonlySet<Kind> = new Set<Kind>(['progress', 'meta', 'hook', 'attachment']);
 
 /** Converts one Claude Code session, line by line, into Common messages. */
 export class ClaudeToCommon {

@@ -64,6 +64,11 @@ export class CodexToCommon {
   }
 
   /** Take one parsed rollout line (`n`: its line number). */
+  /** Every kind of line can hold a part of the conversation. */
+  reads(): boolean {
+    return true;
+  }
+
   push(line: any, n: number): void {
     if (!line || typeof line !== 'object') return;
     const p = line.payload;

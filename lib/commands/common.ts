@@ -74,6 +74,9 @@ export class CommonWriter {
       this.unconverted.set(codec.harness, (this.unconverted.get(codec.harness) ?? 0) + 1);
       return undefined;
     }
+    const s = this.session;
+    // A line the open session's conversion never reads is not parsed (most of a session's progress lines).
+    if (s && src === s.src && s.harness === codec.harness && !s.conv.reads(view.header.kind)) return undefined;
     let line: any;
     try {
       line = view.value(codec.unreadKey);
@@ -87,7 +90,6 @@ export class CommonWriter {
     }
     const at = view.header.n ?? n;
     // A new file, or another harness, is a new session; on stdin the codec says.
-    const s = this.session;
     if (s && (src !== s.src || s.harness !== codec.harness || (src === undefined && s.conv.startsNewSession(line)))) {
       return this.finish().then(() => this.open(src, codec).conv.push(line, at));
     }
