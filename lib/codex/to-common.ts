@@ -63,12 +63,12 @@ export class CodexToCommon {
     return typeof p.id === 'string' && this.facts.id !== undefined && p.id !== this.facts.id;
   }
 
-  /** Take one parsed rollout line (`n`: its line number). */
   /** Every kind of line can hold a part of the conversation. */
   reads(): boolean {
     return true;
   }
 
+  /** Take one parsed rollout line (`n`: its line number). */
   push(line: any, n: number): void {
     if (!line || typeof line !== 'object') return;
     const p = line.payload;

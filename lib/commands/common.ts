@@ -75,7 +75,7 @@ export class CommonWriter {
       return undefined;
     }
     const s = this.session;
-    // A line the open session's conversion never reads is not parsed (most of a session's progress lines).
+    // A line the open session's conversion never reads (a progress line, say) is not parsed.
     if (s && src === s.src && s.harness === codec.harness && !s.conv.reads(view.header.kind)) return undefined;
     let line: any;
     try {
