@@ -6,6 +6,7 @@ import type { Stats } from 'node:fs';
 import type { CommonMessage, CommonSession, ArtifactBlock } from './common.js';
 import type { ReadCounter } from './core/file-lines.js';
 import type { ContinueRules } from './continuable.js';
+import type { RawStrings } from './core/raw-strings.js';
 import type { Harness, Kind, RecordHeader, RecordView } from './record.js';
 
 /** Minutes within which sessions of one directory count as equally current (tx-ls --current). */
@@ -145,6 +146,8 @@ export interface ToCommonOptions {
   active: boolean;
   /** Also convert sidechain lines kept inside a main file. */
   sidechains: boolean;
+  /** Where long strings of parsed lines wait as bytes to be written (core/raw-strings.ts). */
+  raw?: RawStrings;
 }
 
 /** One session's conversion to Common, fed record by record. */
@@ -153,6 +156,8 @@ export interface SessionConverter {
   startsNewSession(line: unknown): boolean;
   /** Whether push reads a line of this record kind at all: one it never reads need not be parsed. */
   reads(kind: Kind): boolean;
+  /** A record's line parsed the converter's own way (long strings as bytes); undefined to parse it as usual. */
+  parse?(view: RecordView, unread: string | null): unknown;
   /** Take one parsed native line (`n`: its physical line number). */
   push(line: unknown, n: number): void;
   /** After the last line: the session line, then its messages, each as one line of text. */

@@ -68,6 +68,8 @@ export interface RecordView {
    * skipped rather than parsed (core/parse-without.ts).
    */
   value(unread?: string | null): any;
+  /** Where the native line's bytes lie while it is still unparsed (unverified, as CutRecord cuts them); else null. */
+  unparsed(): { buf: Buffer; start: number; end: number } | null;
 }
 
 const LINE_KEY = Buffer.from(',"line":');
@@ -110,6 +112,9 @@ function lazyView(header: RecordHeader, lineBytes: Buffer | null, parsed?: unkno
         done = true;
       }
       return cache;
+    },
+    unparsed() {
+      return done || !lineBytes ? null : { buf: lineBytes, start: 0, end: lineBytes.length };
     },
   };
 }
@@ -165,6 +170,10 @@ class CutRecord implements RecordView {
       }
     }
     return this.parsed;
+  }
+
+  unparsed(): { buf: Buffer; start: number; end: number } | null {
+    return this.state === 'unread' ? { buf: this.record, start: this.start, end: this.close } : null;
   }
 
   /** The record parsed whole: `line` was not the last key, or is not JSON. */

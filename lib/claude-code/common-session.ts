@@ -7,11 +7,11 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { SessionConverter, ToCommonOptions } from '../codec.js';
 import type { CommonMessage, CommonSession } from '../common.js';
-import type { Kind } from '../record.js';
+import type { Kind, RecordView } from '../record.js';
 import { Spool } from '../core/spool.js';
 import { ActiveChain } from './active-chain.js';
 import { listSubagentFiles } from './subagent-files.js';
-import { ClaudeToCommon, UNREAD_KINDS, type SessionFacts } from './to-common.js';
+import { ClaudeToCommon, passesThrough, RAW_KINDS, UNREAD_KINDS, type SessionFacts } from './to-common.js';
 import { stringifyJson } from '../core/json-text.js';
 
 /** Converts one Claude Code session's lines, then writes its session line and messages. */
@@ -32,7 +32,8 @@ export class ClaudeSessionConverter implements SessionConverter {
       emit: (m: CommonMessage, uuids: string[]) => {
         const start = this.spool.size;
         // Two writes, not one of `json + '\n'`: that string would be copied whole to be encoded.
-        this.spool.write(stringifyJson(m));
+        if (options.raw) options.raw.write(stringifyJson(m), this.spool);
+        else this.spool.write(stringifyJson(m));
         this.spool.write('\n');
         if (!m.sidechain) this.chain?.message(start, this.spool.size, uuids);
       },
@@ -55,6 +56,20 @@ export class ClaudeSessionConverter implements SessionConverter {
   // Under --active every line with a uuid is a link of the chain, whatever its kind.
   reads(kind: Kind): boolean {
     return this.chain !== null || !UNREAD_KINDS.has(kind);
+  }
+
+  // A tool result's long output is carried as bytes (core/raw-strings.ts), not decoded and encoded again.
+  parse(view: RecordView, unread: string | null): unknown {
+    const raw = this.options.raw;
+    if (!raw || !RAW_KINDS.has(view.header.kind)) return undefined;
+    const at = view.unparsed();
+    if (!at) return undefined;
+    try {
+      return raw.parse(at.buf, at.start, at.end, unread, passesThrough);
+    } catch {
+      // Not JSON as cut: the record's own reading decides (records.ts).
+      return undefined;
+    }
   }
 
   push(line: any, n: number): void {

@@ -10,6 +10,7 @@ import { COMMAND_TAGS, OUTPUT_TAGS, parseEnvelope, type EnvelopePart } from './e
 import { unescapeEnvelope } from './escape.js';
 import { commandView, toolView } from './tool-view.js';
 import { stringifyJson } from '../core/json-text.js';
+import type { PassesThrough } from '../core/raw-strings.js';
 import type { Kind } from '../record.js';
 
 /** What the session line is made of, gathered while the lines stream by. */
@@ -139,6 +140,15 @@ class Merger {
  * bookkeeping (meta), hooks, and attachments other than a prompt a person queued.
  */
 export const UNREAD_KINDS: ReadonlySet<Kind> = new Set<Kind>(['progress', 'meta', 'hook', 'attachment']);
+
+/**
+ * The record kinds whose long strings are carried as bytes (core/raw-strings.ts): a tool's
+ * result, and a prompt with an image pasted in.
+ */
+export const RAW_KINDS: ReadonlySet<Kind> = new Set<Kind>(['tool-result', 'prompt']);
+
+/** Where push copies a value into a message without reading it: a tool result's text, base64 data (an image, a document). */
+export const passesThrough: PassesThrough = (holder, key) => (key === 'content' && holder.type === 'tool_result') || (key === 'data' && holder.type === 'base64');
 
 /** Converts one Claude Code session, line by line, into Common messages. */
 export class ClaudeToCommon {

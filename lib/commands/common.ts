@@ -4,6 +4,7 @@
 import type { CommonCodec, SessionConverter } from '../codec.js';
 import { commonCodecFor } from '../codecs-common.js';
 import { splitLines } from '../core/lines.js';
+import { RawStrings } from '../core/raw-strings.js';
 import { readRecordBatches } from '../core/records.js';
 import type { Output } from '../core/output.js';
 import { regularReadStream } from '../core/regular-file.js';
@@ -51,12 +52,16 @@ export class CommonWriter {
   constructor(
     private readonly ctx: Context,
     private readonly out: CommonOut = ctx.out,
+    /** Long strings of the lines read, as bytes, until their messages are written; null to decode every string. */
+    private readonly raw: RawStrings | null = new RawStrings(),
   ) {}
 
   /**
    * Take one record (or a line that is not one) from the input named `inputSrc`. A
    * promise comes back only when a session ends here and is written out first: the
    * other records cost no promise (a 50 MB input has some 16,000 records and one session).
+   * The record's bytes must stay as they are until the session is written: its long
+   * strings may be written from them (core/raw-strings.ts).
    */
   record(view: RecordView | null, inputSrc: string | undefined, n: number): Promise<void> | undefined {
     const src = view?.header.src ?? inputSrc;
@@ -78,8 +83,9 @@ export class CommonWriter {
     // A line the open session's conversion never reads (a progress line, say) is not parsed.
     if (s && src === s.src && s.harness === codec.harness && !s.conv.reads(view.header.kind)) return undefined;
     let line: any;
+    const mark = this.raw?.mark() ?? 0;
     try {
-      line = view.value(codec.unreadKey);
+      line = (s && src === s.src && s.harness === codec.harness ? s.conv.parse?.(view, codec.unreadKey) : undefined) ?? view.value(codec.unreadKey);
     } catch {
       this.invalid++;
       return undefined;
@@ -91,7 +97,11 @@ export class CommonWriter {
     const at = view.header.n ?? n;
     // A new file, or another harness, is a new session; on stdin the codec says.
     if (s && (src !== s.src || s.harness !== codec.harness || (src === undefined && s.conv.startsNewSession(line)))) {
-      return this.finish().then(() => this.open(src, codec).conv.push(line, at));
+      return this.finish().then(() => {
+        // The strings the finished session never wrote (lines it left out) are let go.
+        this.raw?.forgetBefore(mark);
+        this.open(src, codec).conv.push(line, at);
+      });
     }
     (s ?? this.open(src, codec)).conv.push(line, at);
     return undefined;
@@ -100,6 +110,7 @@ export class CommonWriter {
   /** Finish the last session and report what was skipped. */
   async end(): Promise<void> {
     await this.finish();
+    this.raw?.clear();
     this.reportInvalid();
     for (const [harness, count] of this.unconverted) this.ctx.note(`${count} ${harness} records skipped (${harness} has no conversion to Common yet)`);
   }
@@ -122,7 +133,7 @@ export class CommonWriter {
   }
 
   private open(src: string | undefined, codec: CommonCodec): OpenSession {
-    const options = { src, active: this.ctx.args.active === true, sidechains: this.ctx.args.sidechains === true };
+    const options = { src, active: this.ctx.args.active === true, sidechains: this.ctx.args.sidechains === true, raw: this.raw ?? undefined };
     this.session = { src, harness: codec.harness, conv: codec.toCommon!(options) };
     return this.session;
   }

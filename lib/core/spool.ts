@@ -78,7 +78,8 @@ export class Spool {
 
   private keep(buf: Buffer): void {
     if (this.fd === null && this.memory + buf.length <= this.memoryLimit) {
-      this.parts.push(buf);
+      // A view into a larger buffer not ours (a line of input, say) is copied: held, it would keep all of it.
+      this.parts.push(buf.length < buf.buffer.byteLength && buf.buffer !== this.chunk?.buffer ? Buffer.from(buf) : buf);
       this.starts.push(this.held);
       this.memory += buf.length;
       this.held += buf.length;
