@@ -67,7 +67,7 @@ export class ClaudeSessionConverter implements SessionConverter {
     try {
       return raw.parse(at.buf, at.start, at.end, unread, passesThrough);
     } catch {
-      // Not JSON as cut: the record's own reading decides (records.ts).
+      // Not JSON as cut: the record's own reading decides (CutRecord in record.ts).
       return undefined;
     }
   }

@@ -80,12 +80,14 @@ export class CommonWriter {
       return undefined;
     }
     const s = this.session;
+    // The open session's converter decides how a line of its own is read.
+    const own = s !== null && src === s.src && s.harness === codec.harness;
     // A line the open session's conversion never reads (a progress line, say) is not parsed.
-    if (s && src === s.src && s.harness === codec.harness && !s.conv.reads(view.header.kind)) return undefined;
+    if (own && !s.conv.reads(view.header.kind)) return undefined;
     let line: any;
     const mark = this.raw?.mark() ?? 0;
     try {
-      line = (s && src === s.src && s.harness === codec.harness ? s.conv.parse?.(view, codec.unreadKey) : undefined) ?? view.value(codec.unreadKey);
+      line = (own ? s.conv.parse?.(view, codec.unreadKey) : undefined) ?? view.value(codec.unreadKey);
     } catch {
       this.invalid++;
       return undefined;
