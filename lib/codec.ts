@@ -32,6 +32,12 @@ export interface Codec {
   strings(line: unknown): Iterable<string>;
   /** The message text of a line by who wrote it, for tx-grep (tx-grep(1) says what each role holds). */
   texts(line: unknown): Iterable<MessageText>;
+  /**
+   * tx-common's parse of a native line from `start` to `end` of `buf`: whole, but for its
+   * long strings carried as bytes where the conversion copies them unread
+   * (core/raw-strings.ts); undefined to parse it as usual.
+   */
+  carryingParse?(buf: Buffer, start: number, end: number, raw: RawStrings): unknown;
   /** A converter of one session's records to Common (tx-common), or null while the harness has none. */
   toCommon: ((options: ToCommonOptions) => SessionConverter) | null;
   /** A writer of one Common session as this harness's native lines (tx-native), or null. */
@@ -66,7 +72,7 @@ export type FilterCodec = LineCodec & Pick<Codec, 'strings' | 'question' | 'line
 export type StatsCodec = LineCodec & Pick<Codec, 'stats'>;
 
 /** The members of a codec tx-common (and tx-render) use. */
-export type CommonCodec = LineCodec & Pick<Codec, 'toCommon'>;
+export type CommonCodec = LineCodec & Pick<Codec, 'toCommon' | 'carryingParse'>;
 
 /** Who wrote a message text: a user turn (typed or injected), the model (text, thinking), or a tool call's input or output. */
 export type TextRole = 'user' | 'assistant' | 'tool';

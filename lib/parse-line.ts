@@ -15,6 +15,8 @@ export interface ParsedRecord {
   problem?: string;
   /** The line is a record already (tx-parse output), as isRecordValue says of its value. */
   isRecord?: boolean;
+  /** `value` is a reader's own lean parse (parsePhysicalLine's `parse`), not the whole line. */
+  lean?: true;
 }
 
 function splitGlued(bytes: Buffer): { bytes: Buffer; value: object }[] | null {
@@ -66,13 +68,19 @@ function headerValue(bytes: Buffer): unknown {
  * `headerOnly`, the caller wants the header, not the value: a line with bytes beyond
  * ASCII is then parsed from its Latin-1 text, about three times cheaper to make than its
  * UTF-8 text and as exact for this purpose (see headerValue), and `value` is left out.
+ * Without `headerOnly`, `parse` may give the value a reader wants instead of the whole
+ * line's (undefined: parse it whole); the record is then marked `lean`.
  * (The common path is kept short and the rare ones in functions of their own: this runs
  * once per line, and the optimizing compiler's work grows with what it inlines.)
  */
-export function parsePhysicalLine(line: PhysicalLine, src: string | undefined, previous: Harness, headerOnly = false): ParsedRecord[] {
+export function parsePhysicalLine(line: PhysicalLine, src: string | undefined, previous: Harness, headerOnly = false, parse?: (bytes: Buffer) => unknown): ParsedRecord[] {
   const bytes = line.bytes;
   if (!isUtf8(bytes)) return invalidLine(line, src, previous, 'not UTF-8', 'not UTF-8, kept as an invalid record (raw_base64)');
   let value: unknown;
+  if (parse && !headerOnly) {
+    value = parse(bytes);
+    if (value !== undefined) return leanLine(line, src, value);
+  }
   if (headerOnly && !isAscii(bytes)) {
     value = headerValue(bytes);
     if (value === undefined) return parseUtf8(line, src, previous);
@@ -87,6 +95,14 @@ export function parsePhysicalLine(line: PhysicalLine, src: string | undefined, p
   const { harness, kind } = classifyLine(value);
   const record: ParsedRecord = { header: headerOf(line, src, harness, kind), lineBytes: bytes };
   if (!headerOnly) record.value = value;
+  if (isRecordValue(value)) record.isRecord = true;
+  return [record];
+}
+
+/** The record of a line a reader parsed its own way (parsePhysicalLine's `parse`): a JSON object, so one record. */
+function leanLine(line: PhysicalLine, src: string | undefined, value: unknown): ParsedRecord[] {
+  const { harness, kind } = classifyLine(value);
+  const record: ParsedRecord = { header: headerOf(line, src, harness, kind), lineBytes: line.bytes, value, lean: true };
   if (isRecordValue(value)) record.isRecord = true;
   return [record];
 }

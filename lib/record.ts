@@ -96,11 +96,11 @@ export function lineEnd(header: RecordHeader): string {
   return header.crlf ? '\r\n' : '\n';
 }
 
-function lazyView(header: RecordHeader, lineBytes: Buffer | null, parsed?: unknown): RecordView {
+function lazyView(header: RecordHeader, lineBytes: Buffer | null, parsed?: unknown, leanParsed = false): RecordView {
   let cache: unknown = parsed;
   let done = parsed !== undefined;
   /** The cache lacks a skipped value (value(unread)). */
-  let lean = false;
+  let lean = leanParsed;
   return {
     header,
     lineBytes,
@@ -199,9 +199,9 @@ function lastValue(buf: Buffer, start: number, close: number): boolean {
   return tail === close;
 }
 
-/** Make a view of a record built in memory (the native value already parsed). */
-export function recordView(header: RecordHeader, lineBytes: Buffer | null, value?: unknown): RecordView {
-  return lazyView(header, lineBytes, value);
+/** Make a view of a record built in memory (the native value already parsed; `lean`: parsed without a key, so value() with none parses the line whole). */
+export function recordView(header: RecordHeader, lineBytes: Buffer | null, value?: unknown, lean = false): RecordView {
+  return lazyView(header, lineBytes, value, lean);
 }
 
 /** One input line read as a record if it is one, else as whatever JSON value it holds. */

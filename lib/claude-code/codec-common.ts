@@ -1,7 +1,12 @@
 // The members of the Claude Code codec tx-common uses (CommonCodec).
 import type { CommonCodec } from '../codec.js';
 import { claudeLineCodec } from './codec-line.js';
-import { ClaudeSessionConverter } from './common-session.js';
+import { ClaudeSessionConverter, parseCarrying } from './common-session.js';
 
 /** The Claude Code codec as tx-common uses it. */
-export const claudeCommonCodec: CommonCodec = { ...claudeLineCodec, toCommon: (options) => new ClaudeSessionConverter(options) };
+export const claudeCommonCodec: CommonCodec = {
+  ...claudeLineCodec,
+  // A native line is parsed whole but for its long tool output (a record's line was checked by tx-parse, so it is read without its unreadKey).
+  carryingParse: (buf, start, end, raw) => parseCarrying(buf, start, end, null, raw),
+  toCommon: (options) => new ClaudeSessionConverter(options),
+};

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { SessionConverter, ToCommonOptions } from '../codec.js';
 import type { CommonMessage, CommonSession } from '../common.js';
 import type { Kind, RecordView } from '../record.js';
+import type { RawStrings } from '../core/raw-strings.js';
 import { Spool } from '../core/spool.js';
 import { ActiveChain } from './active-chain.js';
 import { listSubagentFiles } from './subagent-files.js';
@@ -63,13 +64,7 @@ export class ClaudeSessionConverter implements SessionConverter {
     const raw = this.options.raw;
     if (!raw || !RAW_KINDS.has(view.header.kind)) return undefined;
     const at = view.unparsed();
-    if (!at) return undefined;
-    try {
-      return raw.parse(at.buf, at.start, at.end, unread, passesThrough);
-    } catch {
-      // Not JSON as cut: the record's own reading decides (CutRecord in record.ts).
-      return undefined;
-    }
+    return at ? parseCarrying(at.buf, at.start, at.end, unread, raw) : undefined;
   }
 
   push(line: any, n: number): void {
@@ -99,6 +94,31 @@ export class ClaudeSessionConverter implements SessionConverter {
   dispose(): void {
     this.spool.clear();
   }
+}
+
+/**
+ * A Claude Code line from `start` to `end` of `buf`, the long tool output in its message
+ * carried as bytes (core/raw-strings.ts) and its `unread` value, if any, read as null;
+ * undefined to parse it as usual, which also says what is wrong with bytes that are not
+ * JSON.
+ */
+export function parseCarrying(buf: Buffer, start: number, end: number, unread: string | null, raw: RawStrings): unknown {
+  // Only a tool result or base64 data passes through (passesThrough): a line with neither is not scanned.
+  if (end - start < raw.long || (!within(buf, TOOL_RESULT, start, end) && !within(buf, BASE64, start, end))) return undefined;
+  try {
+    return raw.parse(buf, start, end, 'message', unread, passesThrough);
+  } catch {
+    return undefined;
+  }
+}
+
+const TOOL_RESULT = Buffer.from('"tool_result"');
+const BASE64 = Buffer.from('"base64"');
+
+/** `needle` occurs in `buf` between `start` and `end`. */
+function within(buf: Buffer, needle: Buffer, start: number, end: number): boolean {
+  const at = buf.indexOf(needle, start);
+  return at >= 0 && at + needle.length <= end;
 }
 
 /** The session line for what a session's lines said. */

@@ -2,6 +2,7 @@
 // Each session is converted by its harness's codec, which writes it once its last
 // record has been seen.
 import type { CommonCodec, SessionConverter } from '../codec.js';
+import { detectHarness } from '../classify.js';
 import { commonCodecFor } from '../codecs-common.js';
 import { splitLines } from '../core/lines.js';
 import { RawStrings } from '../core/raw-strings.js';
@@ -60,8 +61,6 @@ export class CommonWriter {
    * Take one record (or a line that is not one) from the input named `inputSrc`. A
    * promise comes back only when a session ends here and is written out first: the
    * other records cost no promise (a 50 MB input has some 16,000 records and one session).
-   * The record's bytes must stay as they are until the session is written: its long
-   * strings may be written from them (core/raw-strings.ts).
    */
   record(view: RecordView | null, inputSrc: string | undefined, n: number): Promise<void> | undefined {
     const src = view?.header.src ?? inputSrc;
@@ -85,7 +84,6 @@ export class CommonWriter {
     // A line the open session's conversion never reads (a progress line, say) is not parsed.
     if (own && !s.conv.reads(view.header.kind)) return undefined;
     let line: any;
-    const mark = this.raw?.mark() ?? 0;
     try {
       line = (own ? s.conv.parse?.(view, codec.unreadKey) : undefined) ?? view.value(codec.unreadKey);
     } catch {
@@ -101,12 +99,29 @@ export class CommonWriter {
     if (s && (src !== s.src || s.harness !== codec.harness || (src === undefined && s.conv.startsNewSession(line)))) {
       return this.finish().then(() => {
         // The strings the finished session never wrote (lines it left out) are let go.
-        this.raw?.forgetBefore(mark);
-        this.open(src, codec).conv.push(line, at);
+        this.raw?.forgetTaken();
+        this.push(this.open(src, codec), line, at);
       });
     }
-    (s ?? this.open(src, codec)).conv.push(line, at);
+    this.push(s ?? this.open(src, codec), line, at);
     return undefined;
+  }
+
+  /**
+   * A native line's value as tx-common reads it, for readRecordBatches: a Claude Code
+   * line with its long tool output carried as bytes and its unread key read as null (its
+   * view is lean); undefined to parse it as usual.
+   */
+  nativeValue(bytes: Buffer): unknown {
+    const codec = commonCodecFor('claude-code');
+    if (!this.raw || !codec.carryingParse) return undefined;
+    const value = codec.carryingParse(bytes, 0, bytes.length, this.raw);
+    return value !== undefined && detectHarness(value) === 'claude-code' ? value : undefined;
+  }
+
+  private push(s: OpenSession, line: any, at: number): void {
+    s.conv.push(line, at);
+    this.raw?.taken(line);
   }
 
   /** Finish the last session and report what was skipped. */
@@ -168,7 +183,7 @@ export class CommonWriter {
 async function main(ctx: Context): Promise<void> {
   const writer = new CommonWriter(ctx);
   try {
-    for await (const batch of readRecordBatches(ctx)) {
+    for await (const batch of readRecordBatches(ctx, { nativeValue: (bytes) => writer.nativeValue(bytes) })) {
       for (const item of batch) {
         const finishing = writer.record(item.record, item.src, item.n);
         if (finishing) await finishing;

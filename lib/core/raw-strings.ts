@@ -8,6 +8,7 @@
 // (valid UTF-8, no escapes but the ones it writes), so the output is the same either way.
 import { isUtf8 } from 'node:buffer';
 import { COLON, findTopLevelKey, isJsonSpace, keyBytes, OPEN_BRACE, QUOTE, stringEnd, valueEnd } from './json-scan.js';
+import { Slabs, type SlabCopy } from './slabs.js';
 
 /** Where a converter lets a value pass through untouched: the key `key` of `holder`. */
 export type PassesThrough = (holder: any, key: string) => boolean;
@@ -18,24 +19,36 @@ export interface TextSink {
 }
 
 const BACKSLASH = 0x5c;
+/** The largest text put together in the buffer kept for it. */
+const ASSEMBLY = 1024 * 1024;
+/** How far a string is walked byte by byte before its end is searched for. */
+const SHORT = 128;
 /** Strings shorter than this (in bytes, quotes included) are parsed as usual. */
 const LONG = 4096;
-/** Bytes of input held for markers not yet written, past which lines are parsed as usual. */
+/** Bytes of strings held for markers not yet written, past which lines are parsed as usual. */
 const HELD_LIMIT = 16 * 1024 * 1024;
 
 /** The long strings of parsed lines, held as bytes until the messages holding them are written. */
 export class RawStrings {
-  private readonly held = new Map<number, Buffer>();
-  /** Bytes kept from being freed by `held` (whole input chunks, not only the strings). */
+  /** Copies of the strings not yet written (the line's own bytes may be read into again). */
+  private readonly held = new Map<number, SlabCopy>();
+  private readonly slabs = new Slabs();
+  private assembled: Buffer | null = null;
+  /** Bytes in `held`. */
   private heldBytes = 0;
   private next = 0;
+  /** For each line parsed with markers, the number after its last one. */
+  private readonly ends = new WeakMap<object, number>();
+  /** The number after the markers of the lines converters have taken so far. */
+  private takenEnd = 0;
   /** A marker's text in a parsed value: a NUL, then a tag no transcript holds by chance. */
   private readonly prefix: string;
   /** The same as JSON.stringify writes it. */
   private readonly written: string;
 
   constructor(
-    private readonly long = LONG,
+    /** Strings shorter than this many bytes (quotes included) are decoded as usual, and lines too. */
+    readonly long = LONG,
     private readonly limit = HELD_LIMIT,
   ) {
     const tag = `txraw${Math.random().toString(36).slice(2, 10)}.`;
@@ -43,63 +56,55 @@ export class RawStrings {
     this.written = `\\u0000${tag}`;
   }
 
-  /** A number that orders the markers made from now on after every earlier one. */
-  mark(): number {
-    return this.next;
-  }
-
   /**
-   * JSON.parse of the object in `buf` from `start` to `end`, its top-level `unread` value
-   * read as null (as parseWithout does) and its long strings carried as bytes wherever
-   * `passes` says the value passes through. Undefined when the line has no long string to
-   * carry (parse it as usual). Throws as JSON.parse does when the bytes are not JSON. The
-   * bytes must stay as they are until the markers are written or forgotten.
+   * JSON.parse of the object in `buf` from `start` to `end`, the long strings of its
+   * top-level `scan` value (null: of the whole object) carried as bytes wherever `passes`
+   * says the value passes through, and its top-level `unread` value skipped, read as null,
+   * as parseWithout skips it. Undefined when there is no long string to carry (parse it as
+   * usual). Throws as JSON.parse does when the bytes are not JSON. The strings are copied
+   * (core/slabs.ts): the bytes may be read into again once this returns.
    */
-  parse(buf: Buffer, start: number, end: number, unread: string | null, passes: PassesThrough): unknown {
+  parse(buf: Buffer, start: number, end: number, scan: string | null, unread: string | null, passes: PassesThrough): unknown {
     if (end - start < this.long || this.heldBytes > this.limit) return undefined;
     let first = start;
     while (first < end && isJsonSpace(buf[first])) first++;
     if (buf[first] !== OPEN_BRACE) return undefined;
-    let skipFrom = end;
-    let skipTo = end;
-    if (unread) {
-      const needle = keyBytes(unread);
-      const at = buf.indexOf(needle, start);
-      if (at >= 0 && at + needle.length <= end) {
-        const object = buf.subarray(start, end);
-        const found = findTopLevelKey(object, unread);
-        const after = found ? valueEnd(object, found.value) : -1;
-        if (found && after >= 0) {
-          skipFrom = start + found.value;
-          skipTo = start + after;
-        }
-      }
-    }
+    const scanned = scan === null ? { from: start, to: end } : topLevelValue(buf, start, end, scan);
+    if (scanned === null) return undefined;
+    const skip = unread === null ? null : topLevelValue(buf, start, end, unread);
     const cuts: number[] = [];
-    this.longStrings(buf, start, skipFrom, cuts);
-    this.longStrings(buf, skipTo, end, cuts);
+    // The unread value is not scanned: around it when it lies within the scanned one.
+    if (skip !== null && skip.from >= scanned.from && skip.to <= scanned.to) {
+      this.longStrings(buf, scanned.from, skip.from, cuts);
+      this.longStrings(buf, skip.to, scanned.to, cuts);
+    } else {
+      this.longStrings(buf, scanned.from, scanned.to, cuts);
+    }
     if (cuts.length === 0) return undefined;
-    // The text parsed: the bytes between the cuts, a marker for each long string, null for the unread value.
+    // The text parsed: the bytes between the cuts, a marker for each long string, null for
+    // the unread value, put together as bytes and decoded once.
     const id = this.next;
-    const parts: string[] = [];
+    const text = this.assembly(end - start + (cuts.length / 2) * (this.written.length + 24));
+    let n = 0;
     let from = start;
     let k = 0;
-    const skipAt = skipFrom < end ? skipFrom : Infinity;
     for (let c = 0; c <= cuts.length; c += 2) {
       const at = c < cuts.length ? cuts[c] : end;
-      if (skipAt >= from && skipAt < at) {
-        parts.push(buf.toString('utf8', from, skipFrom), 'null');
-        from = skipTo;
+      if (skip !== null && skip.from >= from && skip.from < at) {
+        n += buf.copy(text, n, from, skip.from);
+        n += text.write('null', n, 'latin1');
+        from = skip.to;
       }
-      parts.push(buf.toString('utf8', from, at));
+      n += buf.copy(text, n, from, at);
       if (c === cuts.length) break;
-      parts.push(`"${this.written}${id + k++}"`);
+      n += text.write(`"${this.written}${id + k++}"`, n, 'latin1');
       from = cuts[c + 1];
     }
-    const value = JSON.parse(parts.join(''));
+    const value = JSON.parse(text.toString('utf8', 0, n)) as Record<string, unknown>;
     this.next += k;
     for (let i = 0; i < k; i++) this.hold(id + i, buf.subarray(cuts[2 * i], cuts[2 * i + 1]));
     this.settle(value, id, k, passes);
+    this.ends.set(value, this.next);
     return value;
   }
 
@@ -114,7 +119,7 @@ export class RawStrings {
       let j = at + this.written.length;
       let id = 0;
       for (let d = text.charCodeAt(j) - 48; d >= 0 && d <= 9; d = text.charCodeAt(++j) - 48) id = id * 10 + d;
-      const bytes = this.held.get(id);
+      const bytes = this.held.get(id)?.bytes;
       if (bytes === undefined) throw new Error('a long string was written twice');
       if (at > from) out.write(text.slice(from, at));
       // Inside the string's quotes: the marker may have been joined to other text.
@@ -125,18 +130,34 @@ export class RawStrings {
     out.write(from === 0 ? text : text.slice(from));
   }
 
-  /** Let go of the bytes of markers made before `mark` (their session is written). */
-  forgetBefore(mark: number): void {
+  /** `line` (a value parse gave) went to its converter: lines are taken in the order they were parsed. */
+  taken(line: object): void {
+    const end = this.ends.get(line);
+    if (end !== undefined && end > this.takenEnd) this.takenEnd = end;
+  }
+
+  /**
+   * Let go of the strings of every line taken so far and never written: their session is
+   * written, so they never will be (lines a conversion leaves out). The lines parsed and
+   * not yet taken keep theirs.
+   */
+  forgetTaken(): void {
     for (const id of this.held.keys()) {
-      if (id >= mark) break;
+      if (id >= this.takenEnd) break;
       this.release(id);
     }
   }
 
+  /** A buffer of at least `size` bytes to put a line's text together in: the same one each time, up to 1 MB. */
+  private assembly(size: number): Buffer {
+    if (size > ASSEMBLY) return Buffer.allocUnsafe(size);
+    this.assembled ??= Buffer.allocUnsafe(ASSEMBLY);
+    return this.assembled;
+  }
+
   /** Let go of every held string. */
   clear(): void {
-    this.held.clear();
-    this.heldBytes = 0;
+    for (const id of [...this.held.keys()]) this.release(id);
   }
 
   /** Strings held now (for tests). */
@@ -147,10 +168,18 @@ export class RawStrings {
   /** Add the start and end of each long value string of `buf` from `start` to `end` (outside any string) to `cuts`. */
   private longStrings(buf: Buffer, start: number, end: number, cuts: number[]): void {
     let i = start;
-    for (;;) {
-      const open = buf.indexOf(QUOTE, i);
-      if (open < 0 || open >= end) return;
-      const close = stringEnd(buf, open);
+    while (i < end) {
+      if (buf[i] !== QUOTE) {
+        i++;
+        continue;
+      }
+      const open = i;
+      // Short strings (most of a line's) are walked byte by byte, cheaper than a search
+      // per quote; a long one is left to stringEnd's searches.
+      const walk = Math.min(end, open + SHORT);
+      let j = open + 1;
+      while (j < walk && buf[j] !== QUOTE) j += buf[j] === BACKSLASH ? 2 : 1;
+      const close = j < walk ? j + 1 : stringEnd(buf, open);
       if (close < 0 || close > end) return;
       i = close;
       if (close - open < this.long) continue;
@@ -160,16 +189,18 @@ export class RawStrings {
     }
   }
 
+  // Copied: the line's buffer may be read into again (records.ts `reuse`), and a view would keep all of it.
   private hold(id: number, bytes: Buffer): void {
-    this.held.set(id, bytes);
-    this.heldBytes += bytes.buffer.byteLength;
+    this.held.set(id, this.slabs.copy(bytes));
+    this.heldBytes += bytes.length;
   }
 
   private release(id: number): void {
-    const bytes = this.held.get(id);
-    if (bytes === undefined) return;
+    const copy = this.held.get(id);
+    if (copy === undefined) return;
     this.held.delete(id);
-    this.heldBytes -= bytes.buffer.byteLength;
+    this.heldBytes -= copy.bytes.length;
+    this.slabs.free(copy);
   }
 
   /** Give its string back to each of the `count` markers from `first` on that does not pass through. */
@@ -188,7 +219,7 @@ export class RawStrings {
           if (id < 0) continue;
           left--;
           if (keys && passes(node, key)) continue;
-          const text = JSON.parse(this.held.get(id)!.toString('utf8')) as string;
+          const text = JSON.parse(this.held.get(id)!.bytes.toString('utf8')) as string;
           // A key named __proto__ is data here: define it, never assign it.
           Object.defineProperty(node, key, { value: text, writable: true, enumerable: true, configurable: true });
           this.release(id);
@@ -205,6 +236,17 @@ export class RawStrings {
     const id = Number(s.slice(this.prefix.length));
     return Number.isInteger(id) && id >= first && id < first + count ? id : -1;
   }
+}
+
+/** Where the value of the top-level `key` of the object in `buf` from `start` to `end` lies; null when it has none. */
+function topLevelValue(buf: Buffer, start: number, end: number, key: string): { from: number; to: number } | null {
+  // One search says whether the key's bytes are there at all before the keys are walked.
+  const at = buf.indexOf(keyBytes(key), start);
+  if (at < 0 || at >= end) return null;
+  const object = buf.subarray(start, end);
+  const found = findTopLevelKey(object, key);
+  const after = found ? valueEnd(object, found.value) : -1;
+  return found && after >= 0 ? { from: start + found.value, to: start + after } : null;
 }
 
 /**

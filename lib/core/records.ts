@@ -41,6 +41,12 @@ export interface ReadOptions {
    * one buffer used again (file-chunks.ts) instead of a new one per read.
    */
   reuse?: boolean;
+  /**
+   * The tool's own parse of a native line (tx-common's: lean, long strings carried),
+   * undefined to parse it as usual; its record's view is lean (value() without a key
+   * parses the line whole).
+   */
+  nativeValue?: (bytes: Buffer) => unknown;
 }
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -100,7 +106,7 @@ export async function* readRecordBatches(ctx: Context, options: ReadOptions = {}
         }
         // Among native lines, a line is parsed once, as tx-parse parses it; only a line that
         // may be a record after all (one says so, or one that does not parse) is tried as one.
-        const parsed = parsePhysicalLine(item, src, previous, options.lazyNative === true);
+        const parsed = parsePhysicalLine(item, src, previous, options.lazyNative === true, options.nativeValue);
         if (parsed.length > 1 || parsed[0].isRecord || parsed[0].header.kind === 'invalid') {
           const record = decodeRecord(item.bytes, options.verify);
           if (record) {
@@ -111,7 +117,7 @@ export async function* readRecordBatches(ctx: Context, options: ReadOptions = {}
         for (const p of parsed) {
           if (p.problem) ctx.warn({ src, n: item.n }, p.problem);
           if (p.header.kind !== 'invalid') previous = p.header.harness;
-          batch.push({ record: recordView(p.header, p.lineBytes, p.value), bytes: null, src, n: item.n });
+          batch.push({ record: recordView(p.header, p.lineBytes, p.value, p.lean), bytes: null, src, n: item.n });
         }
       }
       if (batch.length > 0) yield batch;

@@ -22,7 +22,7 @@ function written(raw: RawStrings, value: unknown): string {
 }
 
 /** RawStrings.parse of a whole line: undefined when it carries nothing. */
-const carried = (raw: RawStrings, line: Buffer, unread: string | null = null) => raw.parse(line, 0, line.length, unread, passes) as any;
+const carried = (raw: RawStrings, line: Buffer, unread: string | null = null) => raw.parse(line, 0, line.length, null, unread, passes) as any;
 /** A line as tx-common reads it: carried, else parsed as usual. */
 const parsed = (raw: RawStrings, line: Buffer) => carried(raw, line) ?? JSON.parse(line.toString('utf8'));
 const long = (c: string) => c.repeat(5000);
@@ -54,7 +54,7 @@ t.test('the bytes between start and end are the line: a record is read in place'
   const line = JSON.stringify({ type: 'tool_result', content: long('q') });
   const record = Buffer.from(`{"harness":"claude-code","kind":"tool-result","line":${line}}`);
   const start = record.indexOf('{"type"');
-  const v = raw.parse(record, start, start + line.length, null, passes) as any;
+  const v = raw.parse(record, start, start + line.length, null, null, passes) as any;
   t.equal(written(raw, v), line);
 });
 
@@ -141,20 +141,47 @@ t.test('a marker written twice is an error, not a wrong output', async (t) => {
   t.throws(() => written(raw, v), /written twice/, 'while other strings are held, a marker already written is noticed');
 });
 
-t.test('held bytes have a limit; strings let go of make room again', async (t) => {
+t.test('held bytes have a limit; the strings of lines taken and never written are let go of', async (t) => {
   const raw = new RawStrings(4096, 64 * 1024);
   const line = () => Buffer.from(JSON.stringify({ type: 'tool_result', content: long('y'.repeat(8)) }));
-  let held = 0;
-  for (let i = 0; i < 8; i++) if (carried(raw, line()) !== undefined) held++;
+  const values: object[] = [];
+  for (let i = 0; i < 8; i++) {
+    const v = carried(raw, line());
+    if (v !== undefined) values.push(v);
+  }
   // Each line is its own buffer of about 40 KB: the second goes past 64 KB.
-  t.equal(held, 2, 'lines past the limit are left to JSON.parse');
-  raw.forgetBefore(raw.mark());
-  t.equal(raw.size, 0, 'forgotten');
-  t.not(carried(raw, line()), undefined, 'carried again');
-  const later = raw.mark();
-  parsed(raw, line());
-  raw.forgetBefore(later);
-  t.equal(raw.size, 1, 'only the strings made before the mark are let go');
+  t.equal(values.length, 2, 'lines past the limit are left to JSON.parse');
+  raw.forgetTaken();
+  t.equal(raw.size, 2, 'nothing was taken: nothing is let go of');
+  raw.taken(values[1]);
+  raw.forgetTaken();
+  t.equal(raw.size, 0, 'a line taken stands for every line parsed before it');
+  const a = carried(raw, line());
+  t.not(a, undefined, 'carried again');
+  carried(raw, line());
+  raw.taken(a);
+  raw.forgetTaken();
+  t.equal(raw.size, 1, 'a line parsed after the last one taken keeps its string');
+  raw.taken({});
+  raw.forgetTaken();
+  t.equal(raw.size, 1, 'a value parse did not give changes nothing');
   raw.clear();
   t.equal(raw.size, 0);
+});
+
+t.test("with a key to scan, only that value's long strings are carried; the rest is parsed whole", async (t) => {
+  const raw = new RawStrings();
+  const text = { type: 'user', message: { content: [{ type: 'tool_result', content: long('r') }] }, other: { type: 'tool_result', content: long('s') } };
+  const line = Buffer.from(JSON.stringify(text));
+  const v = raw.parse(line, 0, line.length, 'message', null, passes) as any;
+  t.equal(raw.size, 1, "only the message's string is held");
+  t.equal(v.other.content, text.other.content, 'a value outside it is decoded by JSON.parse');
+  t.equal(written(raw, v), JSON.stringify(text));
+  const bad = Buffer.from(`{"message":{"content":[{"type":"tool_result","content":"${long('r')}"}]},"other":{"a":[1,]}}`);
+  t.throws(() => raw.parse(bad, 0, bad.length, 'message', null, passes), SyntaxError, 'bytes that are not JSON outside it fail');
+  t.equal(raw.size, 0, 'nothing held from a line that failed');
+  t.not(raw.parse(bad, 0, bad.length, 'message', 'other', passes), undefined, 'an unread value is skipped unchecked (the trade records make)');
+  raw.clear();
+  const none = Buffer.from(JSON.stringify({ type: 'user', content: [{ type: 'tool_result', content: long('q') }] }));
+  t.equal(raw.parse(none, 0, none.length, 'message', null, passes), undefined, 'a line without the key is parsed as usual');
 });
