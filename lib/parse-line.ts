@@ -15,7 +15,7 @@ export interface ParsedRecord {
   problem?: string;
   /** The line is a record already (tx-parse output), as isRecordValue says of its value. */
   isRecord?: boolean;
-  /** `value` is a reader's own lean parse (parsePhysicalLine's `parse`), not the whole line. */
+  /** `value` is a reader's own parse (parsePhysicalLine's `parse`), not the line's plain value. */
   lean?: true;
 }
 
@@ -76,12 +76,12 @@ function headerValue(bytes: Buffer): unknown {
 export function parsePhysicalLine(line: PhysicalLine, src: string | undefined, previous: Harness, headerOnly = false, parse?: (bytes: Buffer) => unknown): ParsedRecord[] {
   const bytes = line.bytes;
   if (!isUtf8(bytes)) return invalidLine(line, src, previous, 'not UTF-8', 'not UTF-8, kept as an invalid record (raw_base64)');
-  let value: unknown;
-  if (parse && !headerOnly) {
-    value = parse(bytes);
-    if (value !== undefined) return leanLine(line, src, value);
-  }
-  if (headerOnly && !isAscii(bytes)) {
+  // A reader's own parse gives an object or nothing (then the line is parsed as usual).
+  let value: unknown = parse && !headerOnly ? parse(bytes) : undefined;
+  const lean = value !== undefined;
+  if (lean) {
+    // Parsed already.
+  } else if (headerOnly && !isAscii(bytes)) {
     value = headerValue(bytes);
     if (value === undefined) return parseUtf8(line, src, previous);
   } else {
@@ -95,14 +95,7 @@ export function parsePhysicalLine(line: PhysicalLine, src: string | undefined, p
   const { harness, kind } = classifyLine(value);
   const record: ParsedRecord = { header: headerOf(line, src, harness, kind), lineBytes: bytes };
   if (!headerOnly) record.value = value;
-  if (isRecordValue(value)) record.isRecord = true;
-  return [record];
-}
-
-/** The record of a line a reader parsed its own way (parsePhysicalLine's `parse`): a JSON object, so one record. */
-function leanLine(line: PhysicalLine, src: string | undefined, value: unknown): ParsedRecord[] {
-  const { harness, kind } = classifyLine(value);
-  const record: ParsedRecord = { header: headerOf(line, src, harness, kind), lineBytes: line.bytes, value, lean: true };
+  if (lean) record.lean = true;
   if (isRecordValue(value)) record.isRecord = true;
   return [record];
 }

@@ -199,7 +199,7 @@ function lastValue(buf: Buffer, start: number, close: number): boolean {
   return tail === close;
 }
 
-/** Make a view of a record built in memory (the native value already parsed; `lean`: parsed without a key, so value() with none parses the line whole). */
+/** Make a view of a record built in memory (the native value already parsed; `lean`: a reader's own parse, so value() without a key parses the line whole). */
 export function recordView(header: RecordHeader, lineBytes: Buffer | null, value?: unknown, lean = false): RecordView {
   return lazyView(header, lineBytes, value, lean);
 }

@@ -6,7 +6,7 @@ import { ClaudeSessionConverter, parseCarrying } from './common-session.js';
 /** The Claude Code codec as tx-common uses it. */
 export const claudeCommonCodec: CommonCodec = {
   ...claudeLineCodec,
-  // A native line is parsed whole but for its long tool output (a record's line was checked by tx-parse, so it is read without its unreadKey).
+  // A native line is parsed whole but for its long tool output; a record's line (checked by tx-parse) is also read without its unreadKey.
   carryingParse: (buf, start, end, raw) => parseCarrying(buf, start, end, null, raw),
   toCommon: (options) => new ClaudeSessionConverter(options),
 };

@@ -109,8 +109,8 @@ export class CommonWriter {
 
   /**
    * A native line's value as tx-common reads it, for readRecordBatches: a Claude Code
-   * line with its long tool output carried as bytes and its unread key read as null (its
-   * view is lean); undefined to parse it as usual.
+   * line parsed whole but for its long tool output, carried as bytes; undefined to parse
+   * it as usual.
    */
   nativeValue(bytes: Buffer): unknown {
     const codec = commonCodecFor('claude-code');

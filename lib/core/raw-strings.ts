@@ -189,7 +189,7 @@ export class RawStrings {
     }
   }
 
-  // Copied: the line's buffer may be read into again (records.ts `reuse`), and a view would keep all of it.
+  // Copied into a slab: a view would keep the line's whole read buffer alive, and a reader may read into it again.
   private hold(id: number, bytes: Buffer): void {
     this.held.set(id, this.slabs.copy(bytes));
     this.heldBytes += bytes.length;

@@ -42,7 +42,7 @@ export interface ReadOptions {
    */
   reuse?: boolean;
   /**
-   * The tool's own parse of a native line (tx-common's: lean, long strings carried),
+   * The tool's own parse of a native line (tx-common's: long strings carried as markers),
    * undefined to parse it as usual; its record's view is lean (value() without a key
    * parses the line whole).
    */
