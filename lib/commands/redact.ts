@@ -5,6 +5,7 @@ import { createWriteStream, openSync, closeSync, fstatSync, readSync } from 'nod
 import { splitLines, type PhysicalLine } from '../core/lines.js';
 import { Output } from '../core/output.js';
 import { ToolError, UsageError, type Context, type Tool } from '../core/run.js';
+import { keepYoungSize, sizeHeaps } from '../core/heap-flags.js';
 import { HomeMasker } from '../redact/home.js';
 import { redactLine } from '../redact/redact-line.js';
 import { TextRedactor, type Redaction } from '../redact/redact-text.js';
@@ -96,6 +97,10 @@ async function main(ctx: Context): Promise<void> {
     if (args.home) await ctx.out.write('home\n');
     return;
   }
+  // Each line of megabytes leaves several copies of itself behind (its text, the parsed
+  // strings, their redacted forms): a heap that may grow only by half collects them sooner.
+  sizeHeaps();
+  keepYoungSize();
   const redactor = new TextRedactor(new Scanner(ruleSet), args.home ? new HomeMasker() : null);
   const check = Boolean(args.check);
   const text = Boolean(args.text);

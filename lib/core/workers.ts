@@ -2,10 +2,10 @@
 // it were the only file named, and the outputs are written in the order the files were
 // named. A worker may run ahead of the file being written by a few batches only (it waits
 // for them to be taken), so memory stays flat however large the files are.
-import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { ParsedArgs } from 'minimist';
 import type { FilePart } from './file-parts.js';
+import { keepYoungSize, sizeHeaps } from './heap-flags.js';
 import type { OnceNotes } from './once-notes.js';
 import type { Output } from './output.js';
 
@@ -16,38 +16,6 @@ import type { Output } from './output.js';
  * MB down to 190 MB).
  */
 const YOUNG_MB = 4;
-
-/**
- * How much an old generation may grow past what a full collection left, in percent
- * (V8 lets a small heap grow three- or fourfold). Workers drop what a file made when
- * they finish it, and large strings (lines of megabytes) go straight to the old
- * generation, where they wait for a full collection; with three heaps waiting at once,
- * that was most of the peak.
- */
-const HEAP_GROWING_PERCENT = 50;
-
-/**
- * V8's heap sizing for this process, set once its workers run (V8's flags are read by
- * every heap, so they are set for the whole process): old generations grow by
- * HEAP_GROWING_PERCENT at most. Set before the workers start, any flag cost each worker
- * about 10 ms (V8 checks its flags against node's compiled code, and compiled it
- * again). On 3,000 store files, --jobs 2, medians of 5, with keepYoungSize for
- * tx-stats: tx-stats 183 to 135 MB (1.08x the time), tx-common 173 to 141 MB (1.03x).
- */
-function sizeHeaps(): void {
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-}
-
-/**
- * Keep the main thread's young generation at its size, where it keeps what the workers
- * send (tx-stats' counters: it grew to 32 MB there). V8 puts this growth factor back
- * to 2 whenever it sets up a heap (a worker's, or the thread a worker's module hooks
- * run on, which may come later: the young generation may then grow once, to 8 MB under
- * the test runner's hooks), so it is said again as each file ends.
- */
-function keepYoungSize(): void {
-  setFlagsFromString('--semi-space-growth-factor=1');
-}
 
 /** The batches of output (256 KB each) a worker may send before waiting for the first to be written. */
 const CREDIT = 4;

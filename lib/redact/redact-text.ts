@@ -4,6 +4,7 @@
 // rules. Each secret becomes `[REDACTED:<rule>]`.
 import { createHash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
+import { forEachBase64Run, MIN_BASE64 } from './base64-runs.js';
 import type { HomeMasker } from './home.js';
 import { nonOverlapping, type Finding, type Scanner } from './scan.js';
 import { SECRETLINT_HINT, SecretlintFinder } from './secretlint.js';
@@ -12,8 +13,6 @@ import { SECRETLINT_HINT, SecretlintFinder } from './secretlint.js';
 export const MAX_JSON_DEPTH = 4;
 /** How deep base64 inside base64 (or inside JSON text) is decoded. */
 export const MAX_BASE64_DEPTH = 2;
-/** Shortest base64 run that is decoded: shorter runs are identifiers and hashes more often than payloads. */
-export const MIN_BASE64 = 40;
 
 /** What a report line says of one secret: its rule and a short hash, never the secret. */
 export interface Redaction {
@@ -33,12 +32,48 @@ export function secretHash(secret: string): string {
 }
 
 const LITERAL = /"(?:[^"\\\n]|\\.)*"/g;
-// The lookbehind starts a try only where a run starts: without it, every shorter run is tried at each of its characters.
-const BASE64_RUN = new RegExp(`(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{${MIN_BASE64},}={0,2}`, 'g');
 
 function looksLikeText(bytes: Buffer): boolean {
   for (const b of bytes) if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) return false;
   return true;
+}
+
+/** The encoding a base64 run is read with, or null for a run that mixes the two alphabets. */
+function runEncoding(run: string): 'base64' | 'base64url' | null {
+  const urlSafe = /[-_]/.test(run);
+  if (urlSafe && /[+/]/.test(run)) return null;
+  return urlSafe ? 'base64url' : 'base64';
+}
+
+/** How many characters of a run are decoded for a first look: images and archives are not decoded whole. */
+const HEAD = 64;
+
+/** Whether a run's first bytes (its first HEAD characters decoded) can begin text: no control bytes. */
+function headLooksLikeText(run: string, encoding: 'base64' | 'base64url'): boolean {
+  return looksLikeText(Buffer.from(run.length > HEAD ? run.slice(0, HEAD) : run, encoding));
+}
+
+/** How many letters of an escape (`\n`, `\u000a`) can stand before a run in a raw line. */
+const ESCAPE_LETTERS = [1, 5];
+
+/**
+ * Whether a raw line holds a base64 run that redactBase64 would decode, in any string
+ * its JSON holds, at any depth of JSON text in strings. Such a run is a raw run (base64
+ * characters need no escapes), or, after a backslash, a raw run without the letters of
+ * the escape before it (`\n`, `\u000a`: one or five); escapes that spell a base64
+ * character (`\/`, `\u0041`) make the survey read every string anyway.
+ */
+function holdsTextBase64(raw: string): boolean {
+  let found = false;
+  forEachBase64Run(raw, (start, end) => {
+    const run = raw.slice(start, end);
+    const encoding = runEncoding(run);
+    if (encoding === null) return false;
+    const afterEscape = start > 0 && raw.charCodeAt(start - 1) === 0x5c;
+    found = headLooksLikeText(run, encoding) || (afterEscape && ESCAPE_LETTERS.some((skip) => run.length - skip >= MIN_BASE64 && headLooksLikeText(run.slice(skip, skip + HEAD), encoding)));
+    return found;
+  });
+  return found;
 }
 
 /** What a look at a raw line found: the keywords its strings can hold (null: any). */
@@ -59,15 +94,15 @@ export class TextRedactor {
 
   /**
    * A look at a raw line's bytes before it is parsed: null when nothing in it can need
-   * redacting (no rule keyword or secretlint hint, no base64 run, nothing for --home),
+   * redacting (no rule keyword or secretlint hint, no base64 run that starts like text,
+   * nothing for --home),
    * else the keywords its strings can hold (null: any, when escapes could spell one).
    */
   survey(raw: string): LineSurvey | null {
     const keywords = this.scanner.keywordsIn(raw);
     // A keyword spelled with \u escapes (JSON.stringify never writes printable ASCII so), or a '/' written '\/'.
     const escaped = /\\u00[2-7][0-9a-fA-F]|\\\//.test(raw);
-    BASE64_RUN.lastIndex = 0;
-    if (keywords.length > 0 || escaped || SECRETLINT_HINT.test(raw) || this.scanner.hasRulesWithoutKeywords || (this.home !== null && this.home.mayHold(raw)) || BASE64_RUN.test(raw)) {
+    if (keywords.length > 0 || escaped || SECRETLINT_HINT.test(raw) || this.scanner.hasRulesWithoutKeywords || (this.home !== null && this.home.mayHold(raw)) || holdsTextBase64(raw)) {
       return { keywords: escaped ? null : keywords };
     }
     return null;
@@ -138,17 +173,15 @@ export class TextRedactor {
   private redactBase64(text: string, found: Redaction[], jsonDepth: number, base64Depth: number): string {
     let out = '';
     let last = 0;
-    BASE64_RUN.lastIndex = 0;
     const runs: Array<[number, number]> = [];
-    let m: RegExpExecArray | null;
-    while ((m = BASE64_RUN.exec(text)) !== null) runs.push([m.index, m.index + m[0].length]);
+    forEachBase64Run(text, (start, end) => {
+      runs.push([start, end]);
+    });
     for (const [start, end] of runs) {
       const run = text.slice(start, end);
-      const urlSafe = /[-_]/.test(run);
-      if (urlSafe && /[+/]/.test(run)) continue;
-      const encoding = urlSafe ? 'base64url' : 'base64';
-      // A look at the first bytes first: images and archives are not decoded whole.
-      if (!looksLikeText(Buffer.from(run.slice(0, 64), encoding))) continue;
+      const encoding = runEncoding(run);
+      if (encoding === null || !headLooksLikeText(run, encoding)) continue;
+      const urlSafe = encoding === 'base64url';
       const bytes = Buffer.from(run, encoding);
       if (!isUtf8(bytes) || !looksLikeText(bytes)) continue;
       const decoded = bytes.toString('utf8');

@@ -67,3 +67,39 @@ t.test('every corpus line, with and without --home', async (t) => {
     await compare(t, `${file.split('/').pop()!} --home`, lines, true);
   }
 });
+
+t.test('base64 text right after an escape, at each depth of JSON text in strings', async (t) => {
+  // The raw line shows such a run with the escape's letters in front (`\nQUJD…` reads
+  // `nQUJD…`), which decodes to nothing like text: the look at the raw line must try the
+  // run without them, or the line would be passed through with its secret.
+  const key = `sk-ant-api03-${'Kq7xW2mZ9vB4nR8tY3pL6hJ1dF5gC0sA'.repeat(2)}`;
+  const before = ['\n', '\t', '\r', '\b', '\f', '\u0001', '\u001f', '\\', '"', 'é ', ' '];
+  let lines = 0;
+  let unchanged = 0;
+  let differ = 0;
+  for (const encoding of ['base64', 'base64url'] as const) {
+    for (const tail of ['', 'x', 'xy']) {
+      const run = Buffer.from(`VALUE=${key}\nMODE=prod${tail}\n`).toString(encoding);
+      for (const b of before) {
+        let content = `data:${b}${run}`;
+        const depths: string[] = [];
+        for (let depth = 0; depth < 3; depth++) {
+          depths.push(JSON.stringify({ type: 'user', message: { role: 'user', content } }));
+          content = JSON.stringify({ env: content });
+        }
+        // A writer other than JSON.stringify may escape a control character as \u00XX.
+        depths.push(depths[0]!.replace(/\\n/g, '\\u000a').replace(/\\t/g, '\\u0009'));
+        for (const line of depths) {
+          lines++;
+          const redactor = new TextRedactor(scanner, null);
+          const r = await redactLine(Buffer.from(line), redactor, false);
+          const got = r.kind === 'changed' ? r.text : null;
+          if (got === null || got.includes(run)) unchanged++;
+          if (got !== (await searchedWhole(line, new TextRedactor(scanner, null)))) differ++;
+        }
+      }
+    }
+  }
+  t.equal(unchanged, 0, `every one of ${lines} lines had its base64 secret redacted`);
+  t.equal(differ, 0, 'each came out as with every string searched');
+});
