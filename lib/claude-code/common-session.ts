@@ -1,7 +1,7 @@
 // One Claude Code session on its way to Common (tx-common): its converter, the messages
 // held back until its end, and the session line made from what its lines said. The
 // session line goes first but is only known at the end (the title can be the file's
-// last line), so the messages wait in a spool (memory up to a few MB, then a
+// last line), so the messages wait in a spool (memory up to 1 MB, then a
 // temporary file) and memory stays flat.
 import { existsSync } from 'node:fs';
 import path from 'node:path';

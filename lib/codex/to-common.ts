@@ -1,7 +1,7 @@
 // Where a Codex rollout becomes Common: the conversation `codex exec resume` rebuilds from
 // the file. Only `response_item` lines are conversation (and `compacted` lines that carry a
 // `replacement_history`, which replaces all before it); event, context and bookkeeping
-// lines give the session line and usage. Messages wait in a spool (memory up to a few MB,
+// lines give the session line and usage. Messages wait in a spool (memory up to 1 MB,
 // then a temporary file) because the session line, written first, is known only at the
 // end, and because a rollback (`thread_rolled_back`) takes back messages already made.
 import { isModeled, type Block, type CommonMessage, type CommonSession, type Usage } from '../common.js';
