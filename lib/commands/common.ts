@@ -1,6 +1,7 @@
 // tx-common: records in, the Common stream out (a session line, then its messages).
 // Each session is converted by its harness's codec, which writes it once its last
 // record has been seen.
+import { isMainThread } from 'node:worker_threads';
 import type { CommonCodec, SessionConverter } from '../codec.js';
 import { detectHarness } from '../classify.js';
 import { commonCodecFor } from '../codecs-common.js';
@@ -30,6 +31,17 @@ Turn records (from tx-parse) into the Common stream: for each session a
                  (default: the number of cores; output stays in file order)
   -h, --help     this text        --version   the version
 See tx-common(1).`;
+
+/**
+ * A worker reads a file into one buffer used again, this many bytes at a time: a buffer
+ * per read is memory its thread's allocator keeps (core/file-chunks.ts). On 2,500 store
+ * files, --jobs 2: 151-157 -> 138-142 MB and 3.75 -> 3.08 s; on the 16 parts of the 200
+ * MB corpus, 142-146 -> 126-128 MB. 256 KB, as a stream reads: with 1 MB, a batch's
+ * parsed lines outlived a young collection (149-155 MB). The main thread reads as a
+ * stream does: one buffer used again saved it nothing and peaked 10-14 MB higher (88-93
+ * -> 101-106 MB on the 200 MB corpus; V8 then collected less often).
+ */
+const WORKER_READ = 256 * 1024;
 
 /** One session being converted. */
 interface OpenSession {
@@ -183,7 +195,7 @@ export class CommonWriter {
 async function main(ctx: Context): Promise<void> {
   const writer = new CommonWriter(ctx);
   try {
-    for await (const batch of readRecordBatches(ctx, { nativeValue: (bytes) => writer.nativeValue(bytes) })) {
+    for await (const batch of readRecordBatches(ctx, { reuse: !isMainThread, readSize: WORKER_READ, nativeValue: (bytes) => writer.nativeValue(bytes) })) {
       for (const item of batch) {
         const finishing = writer.record(item.record, item.src, item.n);
         if (finishing) await finishing;
@@ -205,6 +217,7 @@ export const commonTool: Tool = {
   // A conversation's messages outlive their records: with the workers' usual 4 MB young
   // generation they were promoted and collected again (16 files, --jobs 2: with 8 MB,
   // 1.12x faster, and a peak of 131 MB against 144 MB).
-  parallel: { url: import.meta.url, youngMb: 8 },
+  // 6 MB, not 4: a conversation's messages outlive their records (README: the heaps of a --jobs run).
+  parallel: { url: import.meta.url, youngMb: 6 },
   directories: true,
 };

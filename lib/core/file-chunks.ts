@@ -22,7 +22,7 @@ let spare: Buffer | null = null;
  * The input's bytes in chunks; a chunk of a regular file is only valid until the next
  * one is asked for (the caller copies what it keeps).
  */
-export function reusedChunks(stream: Readable): AsyncIterable<Buffer> | Iterable<Buffer> {
+export function reusedChunks(stream: Readable, readSize = CHUNK): AsyncIterable<Buffer> | Iterable<Buffer> {
   // Standard input that is a pipe, not yet read: blocking reads into one buffer too.
   const piped = (stream as ReusableStream)[REUSED_READS]?.();
   if (piped) return piped;
@@ -33,7 +33,7 @@ export function reusedChunks(stream: Readable): AsyncIterable<Buffer> | Iterable
   } catch {
     return stream as AsyncIterable<Buffer>;
   }
-  return fileChunks(stream as ReadStream, fd);
+  return fileChunks(stream as ReadStream, fd, readSize);
 }
 
 /** The chunks come from a regular file (never a live source: nothing more is written to it while it is read). */
@@ -43,24 +43,24 @@ export function readsRegularFile(chunks: unknown): boolean {
 
 const regularFileReads = new WeakSet<object>();
 
-function fileChunks(stream: ReadStream, fd: number): Generator<Buffer> {
-  const chunks = readFile(stream, fd);
+function fileChunks(stream: ReadStream, fd: number, readSize: number): Generator<Buffer> {
+  const chunks = readFile(stream, fd, readSize);
   regularFileReads.add(chunks);
   return chunks;
 }
 
-function* readFile(stream: ReadStream, fd: number): Generator<Buffer> {
+function* readFile(stream: ReadStream, fd: number, readSize: number): Generator<Buffer> {
   // A stream with a start reads from there (a part of a file; its `end` is inclusive);
   // one without reads on from the descriptor's own offset, as the stream would (stdin
   // redirected from a file may have been read in part already: `(head -1; tx-parse) < f`).
   const s = stream as ReadStream & { start?: number; end?: number };
   let pos: number | null = typeof s.start === 'number' ? s.start : null;
   const end = typeof s.end === 'number' && s.end !== Infinity ? s.end + 1 : Infinity;
-  const buf = spare ?? Buffer.allocUnsafe(CHUNK);
+  const buf = spare !== null && spare.length === readSize ? spare : Buffer.allocUnsafe(readSize);
   spare = null;
   try {
     for (;;) {
-      const want = pos === null ? CHUNK : Math.min(CHUNK, end - pos);
+      const want = pos === null ? readSize : Math.min(readSize, end - pos);
       if (want <= 0) break;
       const got = readSync(fd, buf, 0, want, pos);
       if (got === 0) break;

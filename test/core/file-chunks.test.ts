@@ -61,6 +61,26 @@ t.test('a range (a part of a file): from start to end inclusive, as the stream w
   t.ok(all.equals(bytes.subarray(1000, 2 * 1024 * 1024 + 5)));
 });
 
+t.test('a read size: chunks of at most that many bytes in a buffer of that size; the next file of another size gets its own', async (t) => {
+  const { openSync } = await import('node:fs');
+  const open = (size?: number) => reusedChunks(createReadStream('', { fd: openSync(file, 'r') }), size);
+  const sizes: number[] = [];
+  const small = await collect(
+    (function* () {
+      for (const c of open(256 * 1024) as Iterable<Buffer>) {
+        sizes.push(c.length);
+        yield c;
+      }
+    })(),
+  );
+  t.ok(small.all.equals(bytes), 'every byte, in order');
+  t.equal(Math.max(...sizes), 256 * 1024, 'no chunk larger than the read size');
+  t.equal(sizes.length, Math.ceil(bytes.length / (256 * 1024)), 'as many reads as the size takes');
+  const whole = await collect(open());
+  t.ok(whole.all.equals(bytes), 'the next file, at the default size, is read whole');
+  t.notOk(whole.buffers.has([...small.buffers][0]), 'into a buffer of its own size, not the smaller one');
+});
+
 t.test('a stream that is not of a file is given back as it is', async (t) => {
   const p = new PassThrough();
   t.equal(reusedChunks(p), p);

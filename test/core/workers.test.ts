@@ -47,7 +47,9 @@ function session(id: number, lines: number, random: () => number): string {
   const out: string[] = [];
   for (let i = 0; i < lines; i++) {
     const text = `file ${id} line ${i} ` + 'x'.repeat(Math.floor(random() * 3000));
-    if (i % 3 === 0) out.push(JSON.stringify({ type: 'user', message: { role: 'user', content: text }, sessionId: `s${id}`, uuid: `u${id}-${i}` }));
+    // Every 7th line a tool's output of up to 40 KB: tx-common carries the long ones as bytes.
+    if (i % 7 === 6) out.push(JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${id}-${i}`, content: `out ${i} ` + 'y\n'.repeat(Math.floor(random() * 20000)) }] }, sessionId: `s${id}`, uuid: `r${id}-${i}` }));
+    else if (i % 3 === 0) out.push(JSON.stringify({ type: 'user', message: { role: 'user', content: text }, sessionId: `s${id}`, uuid: `u${id}-${i}` }));
     else out.push(JSON.stringify({ type: 'assistant', message: { id: `m${id}-${i}`, role: 'assistant', model: 'x', content: [{ type: 'text', text }] }, sessionId: `s${id}`, uuid: `a${id}-${i}` }));
   }
   return out.join('\n') + '\n';
@@ -76,6 +78,8 @@ t.test('tx-parse, tx-filter and tx-common: --jobs 3 writes the same bytes as --j
     ['tx-filter', ['--human-prompts'], parsedFiles],
     ['tx-filter', ['--kind', 'assistant'], files],
     ['tx-common', [], parsedFiles],
+    // Native lines: a worker reads each file into one buffer used again, 256 KB at a time.
+    ['tx-common', [], files],
   ];
   for (const [tool, args, inputs] of cases) {
     const one = await runBin(tool, [...args, '--jobs', '1', ...inputs]);
@@ -199,7 +203,7 @@ t.test('--jobs: a note said once per run comes for the first file that says it, 
   t.equal(one.stderr, r.stderr, 'the same messages as one thread');
 });
 
-t.test('a tool may ask for a larger young generation on its workers (tx-common: 8 MB); the others get 4 MB; each grows to its limit', async (t) => {
+t.test('a tool may ask for a larger young generation on its workers (tx-common asks for 6 MB; here 8); the others get 4 MB; each grows to its limit', async (t) => {
   for (const [tool, mb] of [[youngTool, '8'], [youngDefaultTool, '4']] as const) {
     const r = await runTool(tool, ['--jobs', '2', 'a', 'b', 'c'], []);
     t.equal(r.status, 0, `${tool.name}: exit 0`);
