@@ -215,9 +215,8 @@ export const commonTool: Tool = {
   main,
   // Each file is its own session (or sessions), so files convert independently.
   // A conversation's messages outlive their records: with the workers' usual 4 MB young
-  // generation they were promoted and collected again (16 files, --jobs 2: with 8 MB,
-  // 1.12x faster, and a peak of 131 MB against 144 MB).
-  // 6 MB, not 4: a conversation's messages outlive their records (README: the heaps of a --jobs run).
+  // generation they were promoted and collected again (16 files, --jobs 2: 1.1-1.2x
+  // slower); 6 MB peaked 10-20 MB lower than 8 MB on the store (README: Speed).
   parallel: { url: import.meta.url, youngMb: 6 },
   directories: true,
 };
