@@ -1,6 +1,8 @@
 // A worker thread of runOnWorkers(): runs the tool on one file at a time, as if that
 // file were the only one named, and sends its stdout back in batches, waiting for the
-// main thread to take them (credit) so that it never runs far ahead.
+// main thread to take them (credit) so that it never runs far ahead. It is given its
+// next file before it needs it, and says what a file gives in as few messages as it
+// can: each message wakes the main thread, which takes a busy core from a worker.
 import { Readable, Writable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { FilePart } from './file-parts.js';
@@ -11,6 +13,28 @@ const { ref, args } = workerData as { ref: ToolRef; args: Record<string, unknown
 const port = parentPort!;
 let inFlight = 0;
 const waiting: (() => void)[] = [];
+/** The files given, the first one running. */
+const queue: { index: number; file: string; part?: FilePart }[] = [];
+/** What is said but not yet sent, and the batches it hands over. */
+let outbox: FromWorker[] = [];
+let handed: ArrayBuffer[] = [];
+/** Messages held at most before they are sent: a file with many warnings and little output sends them as it goes. */
+const OUTBOX = 64;
+
+/** Say something to the main thread; sent with the next batch, at the end of the file, or when OUTBOX are held. */
+function say(m: FromWorker, transfer?: ArrayBuffer): void {
+  outbox.push(m);
+  if (transfer) handed.push(transfer);
+  if (outbox.length >= OUTBOX) post();
+}
+
+/** Send everything said, in one message. */
+function post(): void {
+  if (outbox.length === 0) return;
+  port.postMessage(outbox, handed);
+  outbox = [];
+  handed = [];
+}
 
 async function findTool(): Promise<Tool> {
   const mod = (await import(ref.url)) as Record<string, unknown>;
@@ -34,10 +58,11 @@ async function runFile(index: number, file: string, part?: FilePart): Promise<vo
   const tool = await toolReady;
   let batch: Buffer | null = null;
   let used = 0;
-  /** Send the batch gathered so far. */
-  const sendBatch = () => {
+  /** Hand over the batch gathered so far; a full one is sent at once, for the main thread to write. */
+  const sendBatch = (now: boolean) => {
     if (batch === null || used === 0) return;
-    port.postMessage({ type: 'out', index, chunk: batch.subarray(0, used) } satisfies FromWorker, [batch.buffer as ArrayBuffer]);
+    say({ type: 'out', index, chunk: batch.subarray(0, used) }, batch.buffer as ArrayBuffer);
+    if (now) post();
     inFlight++;
     batch = null;
     used = 0;
@@ -51,10 +76,15 @@ async function runFile(index: number, file: string, part?: FilePart): Promise<vo
       chunk.copy(batch, used, from, from + n);
       used += n;
       from += n;
-      if (used === BATCH) sendBatch();
+      if (used === BATCH) sendBatch(true);
     }
   };
-  const room = () => (inFlight < CREDIT ? null : new Promise<void>((resolve) => waiting.push(resolve)));
+  const room = () => {
+    if (inFlight < CREDIT) return null;
+    // The main thread must have what it is to take.
+    post();
+    return new Promise<void>((resolve) => waiting.push(resolve));
+  };
   // The tool's Output copies each piece it fills (and fills it again) and waits for the
   // credit once per batch of input; this stream is for anything written to stdout itself.
   const stdout = new Writable({
@@ -67,29 +97,44 @@ async function runFile(index: number, file: string, part?: FilePart): Promise<vo
       else cb();
     },
     final(cb) {
-      sendBatch();
+      // Sent with the file's 'done'.
+      sendBatch(false);
       cb();
     },
   });
   const stderr = new Writable({
     write(chunk: Buffer, _enc, cb) {
-      port.postMessage({ type: 'err', index, text: chunk.toString('utf8') } satisfies FromWorker);
+      say({ type: 'err', index, text: chunk.toString('utf8') });
       cb();
     },
   });
   const send = (value: unknown) => {
     // A value comes after the output written before it, as with one thread.
-    sendBatch();
-    port.postMessage({ type: 'data', index, value } satisfies FromWorker);
+    sendBatch(false);
+    say({ type: 'data', index, value });
   };
-  const noteOnce = (first: string, others: string) => port.postMessage({ type: 'once', index, first, others } satisfies FromWorker);
+  const noteOnce = (first: string, others: string) => say({ type: 'once', index, first, others });
   const proc: Proc = { argv: [], env: process.env, stdin: Readable.from([]), stdout, stderr, cwd: () => process.cwd(), send, noteOnce, copier: { copy, room } };
   const status = await execute(tool, proc, { ...args, _: [file] } as never, part);
   // The tool is done, but pieces it wrote while the credit was spent wait in the stream's
   // buffer, unsent, and the last batch is sent when the stream ends: 'done' must follow
   // them, or the file ends early and they arrive after it.
   await new Promise<void>((resolve) => stdout.end(resolve));
-  port.postMessage({ type: 'done', index, status } satisfies FromWorker);
+  say({ type: 'done', index, status });
+  post();
+}
+
+/** Run the files given, one after another. */
+async function drain(): Promise<void> {
+  while (queue.length > 0) {
+    const { index, file, part } = queue[0];
+    await runFile(index, file, part).catch((err) => {
+      say({ type: 'err', index, text: `${ref.name}: internal error: ${err && err.message ? err.message : String(err)}\n` });
+      say({ type: 'done', index, status: 1 });
+      post();
+    });
+    queue.shift();
+  }
 }
 
 port.on('message', (m: ToWorker) => {
@@ -98,9 +143,7 @@ port.on('message', (m: ToWorker) => {
     inFlight--;
     if (inFlight < CREDIT) waiting.shift()?.();
   } else if (m.type === 'file') {
-    runFile(m.index, m.file, m.part).catch((err) => {
-      port.postMessage({ type: 'err', index: m.index, text: `${ref.name}: internal error: ${err && err.message ? err.message : String(err)}\n` } satisfies FromWorker);
-      port.postMessage({ type: 'done', index: m.index, status: 1 } satisfies FromWorker);
-    });
+    queue.push({ index: m.index, file: m.file, part: m.part });
+    if (queue.length === 1) void drain();
   } else port.close();
 });

@@ -20,9 +20,12 @@ const YOUNG_MB = 4;
 /** The batches of output (256 KB each) a worker may send before waiting for the first to be written. */
 const CREDIT = 4;
 
+/** The files a worker is given at a time: the one it runs and the next. */
+const AHEAD = 2;
+
 /** What the main thread sends a worker. */
 export type ToWorker = { type: 'file'; index: number; file: string; part?: FilePart } | { type: 'ack'; batch?: ArrayBuffer } | { type: 'stop' };
-/** What a worker sends back. */
+/** What a worker says (sent in arrays: everything said since its last message). */
 export type FromWorker =
   | { type: 'out'; index: number; chunk: Uint8Array }
   | { type: 'data'; index: number; value: unknown }
@@ -94,15 +97,22 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
     w?.();
   };
   const workers: Worker[] = [];
-  /** The file each worker is running, until its 'done'. */
-  const running = new Map<Worker, number>();
+  /** The files each worker has, in order, until their 'done'. */
+  const running = new Map<Worker, number[]>();
+  /**
+   * Give the worker files up to AHEAD (the next while it runs one, so that it does not
+   * wait a message for it; only while more files are left than workers, so that the last
+   * ones do not queue behind each other), or stop it when it has none.
+   */
   const give = (worker: Worker) => {
-    if (given < files.length) {
+    const mine = running.get(worker)!;
+    while (given < files.length && (mine.length === 0 || (mine.length < AHEAD && files.length - given > count))) {
       held.set(given, { chunks: [], errs: [], done: false });
-      running.set(worker, given);
+      mine.push(given);
       worker.postMessage({ type: 'file', index: given, file: files[given], part: parts?.[given] } satisfies ToWorker);
       given++;
-    } else worker.postMessage({ type: 'stop' } satisfies ToWorker);
+    }
+    if (mine.length === 0) worker.postMessage({ type: 'stop' } satisfies ToWorker);
   };
   const fail = (err: Error) => {
     failure ??= err;
@@ -114,12 +124,13 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
   for (let i = 0; i < count; i++) {
     const worker = new Worker(new URL('./worker-main.js', import.meta.url), { workerData: { ref, args: options }, resourceLimits: { maxYoungGenerationSizeMb: youngMb } });
     workers.push(worker);
+    running.set(worker, []);
     worker.once('online', () => {
       if (++online !== count) return;
       sizeHeaps();
       if (onData) keepYoungSize();
     });
-    worker.on('message', (m: FromWorker) => {
+    const hear = (m: FromWorker) => {
       const h = held.get(m.index);
       // Only a file given and not yet written can hear from its worker; anything else is a broken promise, not output to drop.
       if (!h || h.done) return fail(new Error(`a worker sent ${m.type} for file ${m.index + 1} after its end`));
@@ -132,16 +143,20 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
       } else {
         h.done = true;
         if (onData) keepYoungSize();
-        running.delete(worker);
+        running.get(worker)!.shift();
         status = Math.max(status, m.status);
         give(worker);
       }
+    };
+    worker.on('message', (ms: FromWorker[]) => {
+      for (const m of ms) hear(m);
       poke();
     });
     worker.on('error', fail);
     // A worker that ends while it holds a file would leave the run waiting for that file forever.
     worker.on('exit', (code) => {
-      if (running.has(worker)) fail(new Error(`a worker stopped (exit code ${code}) before it finished ${files[running.get(worker)!]}`));
+      const mine = running.get(worker)!;
+      if (mine.length > 0) fail(new Error(`a worker stopped (exit code ${code}) before it finished ${files[mine[0]]}`));
     });
     give(worker);
   }

@@ -102,3 +102,19 @@ t.test('tx-parse with stdin a file another program read in part reads the rest',
   const r = spawnSync('sh', ['-c', `(head -c 35 > /dev/null; "${process.execPath}" "${repo('build', 'bin', 'tx-parse.js')}") < "${two}"`], { encoding: 'utf8' });
   t.equal(r.stdout, '{"harness":"claude-code","n":1,"kind":"summary","line":{"type":"summary","summary":"two"}}\n');
 });
+
+t.test('a named file (whole or a part) is closed as its last chunk is read, not later on the thread pool (each such close woke a pool thread in --jobs runs)', async (t) => {
+  const { fstatSync } = await import('node:fs');
+  const { namedFileStream } = await import('../../lib/core/run.js');
+  for (const part of [undefined, { start: 100, end: 5000 }]) {
+    const stream = namedFileStream(file, part as never);
+    const fd = (stream as unknown as { fd: number }).fd;
+    t.ok(fstatSync(fd).isFile(), 'open while it is read');
+    const source = reusedChunks(stream) as Iterable<Buffer>;
+    let n = 0;
+    // Read without awaiting: nothing of the event loop or the thread pool runs before the check.
+    for (const c of source) n += c.length;
+    t.equal(n, part ? 4900 : bytes.length, 'every byte read');
+    t.throws(() => fstatSync(fd), { code: 'EBADF' }, `${part ? 'a part' : 'the whole file'}: the descriptor is closed at once`);
+  }
+});

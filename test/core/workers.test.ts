@@ -254,3 +254,24 @@ t.test("a worker's old generation grows by half at most before it is collected: 
     t.ok(Number(peak) < 2.3 * Number(base), `${name}: the heap peaked at ${peak} MB with ${base} MB alive`);
   }
 });
+
+t.test('a worker sends what a small file gives in one message (its notes, its output and its end): each message wakes the main thread', async (t) => {
+  const { Worker } = await import('node:worker_threads');
+  const emit = Worker.prototype.emit;
+  let messages = 0;
+  Worker.prototype.emit = function (this: InstanceType<typeof Worker>, event: string | symbol, ...rest: unknown[]) {
+    if (event === 'message') messages++;
+    return emit.call(this, event, ...rest);
+  } as typeof emit;
+  t.teardown(() => {
+    Worker.prototype.emit = emit;
+  });
+  // Each file: a note, 3 lines of output, a note, the end (4 messages or more each, sent one by one).
+  const specs = Array.from({ length: 40 }, (_, i) => `f${i}:3:100`);
+  const r = await runPieces(specs, 0);
+  t.equal(r.status, 0);
+  t.equal(r.stdout, specs.flatMap(piecesOf).join(''), 'every piece, in file order');
+  t.equal(r.stderr, specs.map((s) => `tx-pieces: ${s.split(':')[0]}: start\ntx-pieces: ${s.split(':')[0]}: end\n`).join(''), 'messages in file order');
+  // One per file, and one more where a worker ahead of the output waits for its credit (4 or more each, one by one).
+  t.ok(messages < 1.5 * specs.length, `${messages} messages for ${specs.length} files`);
+});
