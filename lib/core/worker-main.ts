@@ -2,7 +2,9 @@
 // file were the only one named, and sends its stdout back in batches, waiting for the
 // main thread to take them (credit) so that it never runs far ahead. It is given its
 // next file before it needs it, and says what a file gives in as few messages as it
-// can: each message wakes the main thread, which takes a busy core from a worker.
+// can: each message wakes the main thread, which takes a busy core from a worker. The
+// streams a tool is given are made once, for every file the worker runs (made per file,
+// they cost 80 µs a file).
 import { Readable, Writable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { FilePart } from './file-parts.js';
@@ -54,72 +56,94 @@ const BATCH = 256 * 1024;
 /** Batches the main thread has copied and given back, to fill again. */
 const spare: Buffer[] = [];
 
+/** The file being run: what the tool writes is its output. */
+let current = -1;
+let batch: Buffer | null = null;
+let used = 0;
+
+/** Hand over the batch gathered so far; a full one is sent at once, for the main thread to write. */
+function sendBatch(now: boolean): void {
+  if (batch === null || used === 0) return;
+  say({ type: 'out', index: current, chunk: batch.subarray(0, used) }, batch.buffer as ArrayBuffer);
+  if (now) post();
+  inFlight++;
+  batch = null;
+  used = 0;
+}
+
+/** Copy bytes into batches, sending each as it fills (the credit is waited for after). */
+function copy(chunk: Buffer): void {
+  let from = 0;
+  while (from < chunk.length) {
+    batch ??= spare.pop() ?? Buffer.allocUnsafe(BATCH);
+    const n = Math.min(chunk.length - from, BATCH - used);
+    chunk.copy(batch, used, from, from + n);
+    used += n;
+    from += n;
+    if (used === BATCH) sendBatch(true);
+  }
+}
+
+/** Null while the credit lasts; else a wait for the main thread to write a batch. */
+function room(): Promise<void> | null {
+  if (inFlight < CREDIT) return null;
+  // The main thread must have what it is to take.
+  post();
+  return new Promise<void>((resolve) => waiting.push(resolve));
+}
+
+/** Writes to stdout itself whose credit has not yet come, and who waits for them to be none. */
+let writing = 0;
+let written: (() => void) | null = null;
+
+// The tool's Output copies each piece it fills (and fills it again) and waits for the
+// credit once per batch of input; this stream is for anything written to stdout itself.
+const stdout = new Writable({
+  highWaterMark: 64 * 1024,
+  write(chunk: Buffer, _enc, cb) {
+    // A chunk is copied whole (the tools write 64 KB at most), then waits for credit.
+    copy(chunk);
+    const wait = room();
+    if (!wait) return cb();
+    writing++;
+    void wait.then(() => {
+      cb();
+      if (--writing === 0) written?.();
+    });
+  },
+});
+const stderr = new Writable({
+  write(chunk: Buffer, _enc, cb) {
+    say({ type: 'err', index: current, text: chunk.toString('utf8') });
+    cb();
+  },
+});
+const proc: Proc = {
+  argv: [],
+  env: process.env,
+  stdin: Readable.from([]),
+  stdout,
+  stderr,
+  cwd: () => process.cwd(),
+  // A value comes after the output written before it, as with one thread.
+  send: (value: unknown) => {
+    sendBatch(false);
+    say({ type: 'data', index: current, value });
+  },
+  noteOnce: (first: string, others: string) => say({ type: 'once', index: current, first, others }),
+  copier: { copy, room },
+};
+
 async function runFile(index: number, file: string, part?: FilePart): Promise<void> {
   const tool = await toolReady;
-  let batch: Buffer | null = null;
-  let used = 0;
-  /** Hand over the batch gathered so far; a full one is sent at once, for the main thread to write. */
-  const sendBatch = (now: boolean) => {
-    if (batch === null || used === 0) return;
-    say({ type: 'out', index, chunk: batch.subarray(0, used) }, batch.buffer as ArrayBuffer);
-    if (now) post();
-    inFlight++;
-    batch = null;
-    used = 0;
-  };
-  /** Copy bytes into batches, sending each as it fills (the credit is waited for after). */
-  const copy = (chunk: Buffer) => {
-    let from = 0;
-    while (from < chunk.length) {
-      batch ??= spare.pop() ?? Buffer.allocUnsafe(BATCH);
-      const n = Math.min(chunk.length - from, BATCH - used);
-      chunk.copy(batch, used, from, from + n);
-      used += n;
-      from += n;
-      if (used === BATCH) sendBatch(true);
-    }
-  };
-  const room = () => {
-    if (inFlight < CREDIT) return null;
-    // The main thread must have what it is to take.
-    post();
-    return new Promise<void>((resolve) => waiting.push(resolve));
-  };
-  // The tool's Output copies each piece it fills (and fills it again) and waits for the
-  // credit once per batch of input; this stream is for anything written to stdout itself.
-  const stdout = new Writable({
-    highWaterMark: 64 * 1024,
-    write(chunk: Buffer, _enc, cb) {
-      // A chunk is copied whole (the tools write 64 KB at most), then waits for credit.
-      copy(chunk);
-      const wait = room();
-      if (wait) void wait.then(() => cb());
-      else cb();
-    },
-    final(cb) {
-      // Sent with the file's 'done'.
-      sendBatch(false);
-      cb();
-    },
-  });
-  const stderr = new Writable({
-    write(chunk: Buffer, _enc, cb) {
-      say({ type: 'err', index, text: chunk.toString('utf8') });
-      cb();
-    },
-  });
-  const send = (value: unknown) => {
-    // A value comes after the output written before it, as with one thread.
-    sendBatch(false);
-    say({ type: 'data', index, value });
-  };
-  const noteOnce = (first: string, others: string) => say({ type: 'once', index, first, others });
-  const proc: Proc = { argv: [], env: process.env, stdin: Readable.from([]), stdout, stderr, cwd: () => process.cwd(), send, noteOnce, copier: { copy, room } };
+  current = index;
   const status = await execute(tool, proc, { ...args, _: [file] } as never, part);
-  // The tool is done, but pieces it wrote while the credit was spent wait in the stream's
-  // buffer, unsent, and the last batch is sent when the stream ends: 'done' must follow
-  // them, or the file ends early and they arrive after it.
-  await new Promise<void>((resolve) => stdout.end(resolve));
+  // The tool is done, but a piece it wrote to stdout itself while the credit was spent
+  // may still wait for it: 'done' must follow it, or the file ends early.
+  if (writing > 0) await new Promise<void>((resolve) => (written = resolve));
+  written = null;
+  // The last batch, part full, goes with the file's 'done'.
+  sendBatch(false);
   say({ type: 'done', index, status });
   post();
 }
@@ -129,6 +153,8 @@ async function drain(): Promise<void> {
   while (queue.length > 0) {
     const { index, file, part } = queue[0];
     await runFile(index, file, part).catch((err) => {
+      // What the file wrote before it failed goes out first, as on one thread.
+      sendBatch(false);
       say({ type: 'err', index, text: `${ref.name}: internal error: ${err && err.message ? err.message : String(err)}\n` });
       say({ type: 'done', index, status: 1 });
       post();

@@ -2,7 +2,9 @@
 // `NAME:PIECES:BYTES` writes PIECES lines of BYTES bytes, each flushed on its own (as a
 // record tool flushes when its input has nothing waiting), with a note on stderr before
 // and after; `NAME:exit` ends its thread in the middle of the file; `NAME:PIECES:BYTES:once`
-// says a note once per run (Context.noteOnce) after its first.
+// says a note once per run (Context.noteOnce) after its first; `NAME:PIECES:BYTES:direct`
+// writes to the thread's stdout stream itself, and says whether it is the stream the
+// file before it on the same thread had.
 import type { Tool } from '../../lib/core/run.js';
 
 /** The lines a `NAME:PIECES:BYTES` file gives. */
@@ -16,6 +18,8 @@ export function piecesOf(spec: string): string[] {
   return lines;
 }
 
+let lastStdout: unknown = null;
+
 /** The tool (run on workers: each file is independent). */
 export const piecesTool: Tool = {
   name: 'tx-pieces',
@@ -28,7 +32,16 @@ export const piecesTool: Tool = {
       ctx.note(`${name}: start`);
       if (spec.endsWith(':exit')) process.exit(3);
       if (spec.endsWith(':once')) ctx.noteOnce(`${name}: once`, 'with a note said once');
+      const direct = spec.endsWith(':direct');
+      // The thread's stdout stream, made once for all the files a worker runs, or anew for each.
+      if (direct) ctx.note(`${name}: ${ctx.proc.stdout === lastStdout ? 'the same' : 'a new'} stdout`);
+      lastStdout = ctx.proc.stdout;
       for (const line of piecesOf(spec)) {
+        if (direct) {
+          // Written to stdout itself, without waiting: the stream holds what the worker's credit does not yet let through.
+          ctx.proc.stdout.write(line);
+          continue;
+        }
         await ctx.out.write(line);
         await ctx.out.flush();
       }

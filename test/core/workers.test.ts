@@ -275,3 +275,15 @@ t.test('a worker sends what a small file gives in one message (its notes, its ou
   // One per file, and one more where a worker ahead of the output waits for its credit (4 or more each, one by one).
   t.ok(messages < 1.5 * specs.length, `${messages} messages for ${specs.length} files`);
 });
+
+t.test("a worker makes the streams it gives the tool once, for all its files (80 µs a file when made for each); what a file writes to stdout itself comes whole and in order, past the worker's credit", async (t) => {
+  // 1.25 MB a file, written to the stdout stream itself, into a stdout taking 1 ms a piece: past the 1 MB credit.
+  const specs = Array.from({ length: 12 }, (_, i) => `f${i}:20:65536:direct`);
+  const r = await runPieces(specs, 1);
+  t.equal(r.status, 0);
+  t.ok(r.stdout === specs.flatMap(piecesOf).join(''), 'every piece, in file order');
+  const fresh = r.stderr.split('\n').filter((l) => l.endsWith(': a new stdout')).length;
+  const same = r.stderr.split('\n').filter((l) => l.endsWith(': the same stdout')).length;
+  t.ok(fresh >= 1 && fresh <= 2, `a new stream for the first file of each of the 2 workers only (${fresh})`);
+  t.equal(fresh + same, specs.length, 'every file said which');
+});
