@@ -71,7 +71,8 @@ function* readFile(stream: ReadStream, fd: number, readSize: number): Generator<
       yield buf.subarray(0, got);
     }
   } finally {
-    // The stream owns the descriptor: destroying it closes it (not stdin's, which it does not own).
+    // A named file's stream closes its descriptor now; destroying the stream closes any
+    // other it owns (not stdin's, which it does not own).
     (stream as ReadStream & { [CLOSE_NOW]?: () => void })[CLOSE_NOW]?.();
     stream.destroy();
     spare = buf;
