@@ -32,3 +32,16 @@ t.test('a flag that takes no value given one is a usage error naming the form to
   const ok = await runTool(echo, ['--flag', '--', '--flag=x'], ['']);
   t.same(JSON.parse(ok.stdout.toString()).files, ['--flag=x'], 'after -- it is a file name');
 });
+
+t.test('what a tool is given is made of the same functions on every run (a worker runs one per file)', async (t) => {
+  // A function or generator made anew per run undoes V8's optimized code that calls it
+  // or loops over what it makes: on a worker that was a recompile of the read loop per file.
+  const seen: Context[] = [];
+  const keep: Tool = { ...echo, name: 'tx-keep', main: async (ctx) => void seen.push(ctx) };
+  await runTool(keep, [], ['']);
+  await runTool(keep, [], ['']);
+  const [a, b] = seen;
+  t.not(a, b, 'two runs, two contexts');
+  for (const m of ['warn', 'note', 'noteOnce', 'inputs'] as const) t.equal(a[m], b[m], `ctx.${m} is one function`);
+  t.equal(Object.getPrototypeOf(a.inputs()), Object.getPrototypeOf(b.inputs()), 'the inputs of both runs are one kind of generator');
+});
