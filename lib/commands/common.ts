@@ -32,17 +32,6 @@ Turn records (from tx-parse) into the Common stream: for each session a
   -h, --help     this text        --version   the version
 See tx-common(1).`;
 
-/**
- * A worker reads a file into one buffer used again, this many bytes at a time: a buffer
- * per read is memory its thread's allocator keeps (core/file-chunks.ts). On 2,500 store
- * files, --jobs 2: 151-157 -> 138-142 MB and 3.75 -> 3.08 s; on the 16 parts of the 200
- * MB corpus, 142-146 -> 126-128 MB. 256 KB, as a stream reads: with 1 MB, a batch's
- * parsed lines outlived a young collection (149-155 MB). The main thread reads as a
- * stream does: one buffer used again saved it nothing and peaked 10-14 MB higher (88-93
- * -> 101-106 MB on the 200 MB corpus; V8 then collected less often).
- */
-const WORKER_READ = 256 * 1024;
-
 /** One session being converted. */
 interface OpenSession {
   src?: string;
@@ -195,7 +184,10 @@ export class CommonWriter {
 async function main(ctx: Context): Promise<void> {
   const writer = new CommonWriter(ctx);
   try {
-    for await (const batch of readRecordBatches(ctx, { reuse: !isMainThread, readSize: WORKER_READ, nativeValue: (bytes) => writer.nativeValue(bytes) })) {
+    // A worker reads into one buffer used again (core/file-chunks.ts); the main thread reads
+    // as a stream does: one buffer used again saved it nothing and peaked 10-14 MB higher
+    // (88-93 -> 101-106 MB on the 200 MB corpus; V8 then collected less often).
+    for await (const batch of readRecordBatches(ctx, { reuse: !isMainThread, nativeValue: (bytes) => writer.nativeValue(bytes) })) {
       for (const item of batch) {
         const finishing = writer.record(item.record, item.src, item.n);
         if (finishing) await finishing;
@@ -214,9 +206,10 @@ export const commonTool: Tool = {
   options: { boolean: ['active', 'sidechains', 'subagents'] },
   main,
   // Each file is its own session (or sessions), so files convert independently.
-  // A conversation's messages outlive their records: with the workers' usual 4 MB young
-  // generation they were promoted and collected again (16 files, --jobs 2: 1.1-1.2x
-  // slower); 6 MB peaked 10-20 MB lower than 8 MB on the store (README: Speed).
+  // A conversation's messages outlive their records: with a 4 MB young generation they
+  // were promoted and collected again (16 files, --jobs 2: 1.1-1.2x slower); the
+  // workers' usual 8 MB peaked 10-20 MB higher on the store (2,500 files: 148-160 MB
+  // against 128-141 MB at 6 MB, README: Speed).
   parallel: { url: import.meta.url, youngMb: 6 },
   directories: true,
 };

@@ -42,12 +42,6 @@ export interface ReadOptions {
    */
   reuse?: boolean;
   /**
-   * With `reuse`, the bytes per read of a regular file, so the most lines in a batch
-   * (default 1 MB): a tool that parses every line of a batch before it takes the first
-   * holds all their values at once.
-   */
-  readSize?: number;
-  /**
    * The tool's own parse of a native line (tx-common's: long strings carried as markers),
    * undefined to parse it as usual; its record's view is lean (value() without a key
    * parses the line whole).
@@ -71,7 +65,7 @@ export async function* readRecordBatches(ctx: Context, options: ReadOptions = {}
     let native = false;
     let previous: Harness = 'claude-code';
     let long: LongReader | null = null;
-    const chunks = options.reuse ? reusedChunks(input.stream, options.readSize) : input.stream;
+    const chunks = options.reuse ? reusedChunks(input.stream) : input.stream;
     // A regular file read into the reused buffer is never a live source; a pipe read into
     // it may be, with no stream to say whether more is waiting.
     const mayBeLive = !readsRegularFile(chunks);

@@ -79,7 +79,7 @@ export interface Tool {
    * `url` is the module that exports the tool; `when` says which options allow it.
    * With `parts`, each line is independent too: one large file is cut at line
    * boundaries and its parts read on workers (the tool reads `Input.part`). `youngMb`:
-   * each worker's young generation, where the tool's objects outlive a record (workers.ts).
+   * each worker's young generation in MB, where the usual one (workers.ts) does not suit the tool.
    */
   parallel?: { url: string; when?(args: Minimist.ParsedArgs): boolean; parts?: boolean; youngMb?: number };
   /** A directory named stands for its `*.jsonl` files in name order (else opening it says it is not a regular file); a function says with which options. */

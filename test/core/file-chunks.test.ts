@@ -1,7 +1,7 @@
 // reusedChunks: a regular file read in place of its read stream gives the same bytes
 // (a range too), in chunks of one reused buffer, and closes the file; anything else is
 // the stream itself.
-import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -117,4 +117,29 @@ t.test('a named file (whole or a part) is closed as its last chunk is read, not 
     t.equal(n, part ? 4900 : bytes.length, 'every byte read');
     t.throws(() => fstatSync(fd), { code: 'EBADF' }, `${part ? 'a part' : 'the whole file'}: the descriptor is closed at once`);
   }
+});
+
+t.test('the main thread reads 1 MB at a time; a worker 256 KB (what it made of 1 MB of lines outlived its young generation)', async (t) => {
+  const sizes = (chunks: Iterable<Buffer> | AsyncIterable<Buffer>) => {
+    const seen: number[] = [];
+    for (const c of chunks as Iterable<Buffer>) seen.push(c.length);
+    return seen;
+  };
+  t.same(sizes(reusedChunks(createReadStream('', { fd: openSync(file, 'r') }))), [1048576, 1048576, 1048576, 17], 'main thread: 1 MB reads');
+  const { Worker } = await import('node:worker_threads');
+  const url = new URL('../../lib/core/file-chunks.js', import.meta.url).href;
+  const code = `import { parentPort, workerData } from 'node:worker_threads';
+    import { createReadStream, openSync } from 'node:fs';
+    const { reusedChunks } = await import(workerData.url);
+    const seen = [];
+    for (const c of reusedChunks(createReadStream('', { fd: openSync(workerData.file, 'r') }))) seen.push(c.length);
+    parentPort.postMessage(seen);`;
+  const onWorker = await new Promise<number[]>((resolve, reject) => {
+    const w = new Worker(new URL(`data:text/javascript,${encodeURIComponent(code)}`), { workerData: { url, file } });
+    w.once('message', resolve);
+    w.once('error', reject);
+  });
+  t.equal(onWorker.length, 13, 'a worker: 12 full reads and the rest');
+  t.same(new Set(onWorker.slice(0, 12)), new Set([262144]), 'each 256 KB');
+  t.equal(onWorker[12], 17);
 });
