@@ -57,7 +57,7 @@ export interface WorkerOptions {
   onData?: (value: unknown) => void;
   /** Where the notes said once per run (Context.noteOnce) go, in input order (without it, each is said). */
   notes?: Pick<OnceNotes, 'note'>;
-  /** Each worker's young generation in MB, for a tool whose objects live longer than a record (default YOUNG_MB). */
+  /** Each worker's young generation in MB, where the default (YOUNG_MB) does not suit the tool. */
   youngMb?: number;
 }
 
