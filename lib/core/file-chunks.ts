@@ -17,9 +17,10 @@ const CHUNK = 1024 * 1024;
  * Bytes per read on a worker thread (workers.ts). A worker's young generation is small
  * (8 MB), and a batch of 1 MB of lines, with what the tool makes of them, outlived a
  * collection there: it was promoted and waited for full collections of the old
- * generation (tx-filter on a 200 MB file, one worker: 222 young and 6 full collections,
- * against 114 and 1 at 256 KB). tx-common read this way first (on 2,500 store files,
- * --jobs 2: 151-157 -> 138-142 MB).
+ * generation (tx-filter on a 200 MB file, one worker, young and full collections: 222
+ * and 6 with 4 MB and 1 MB reads, 114 and 5 with 8 MB, 114 and 1 with 8 MB and 256 KB
+ * reads). tx-common read this way first (on 2,500 store files, --jobs 2: 151-157 ->
+ * 138-142 MB).
  */
 const WORKER_CHUNK = 256 * 1024;
 
