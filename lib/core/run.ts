@@ -250,8 +250,8 @@ export async function execute(tool: Tool, proc: Proc, args: Minimist.ParsedArgs,
  * The Context of one execute. A class, not an object of closures made per execute: on a
  * worker (an execute per file) a new function each time undid the optimized code that
  * calls it, and a generator made per execute gave its objects a map of their own, which
- * undid every loop over them (readRecordBatches was compiled three times a worker instead
- * of once; tx-filter --jobs 2 on 16 files took 15% longer).
+ * undid every loop over them (readRecordBatches was compiled three or four times a worker,
+ * now once or twice; tx-filter --jobs 2 on 16 files took 15% longer).
  */
 class RunContext implements Context {
   readonly files: string[];
