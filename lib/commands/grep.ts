@@ -4,7 +4,6 @@
 // harness's codec by role, and matched. Files are searched one per worker thread and
 // the hits written in file order, so the output is the same for any --jobs.
 import { closeSync, readSync, statSync } from 'node:fs';
-import { isMainThread } from 'node:worker_threads';
 import type { MessageText, SessionFields, TextRole } from '../codec.js';
 import { CODECS, codecFor, detectCodec } from '../codecs.js';
 import { describeError } from '../core/fs-error.js';
@@ -234,7 +233,7 @@ async function main(ctx: Context): Promise<number> {
   // Files are read in positioned reads, which a pipe does not allow: `-` would be a file of that name.
   if (ctx.files.includes('-')) throw new UsageError('- (standard input) is not searched: name session files or directories, or none for both stores');
   const search = searchOf(ctx, pattern);
-  if (!isMainThread) {
+  if (ctx.proc.worker) {
     // One file of a run on workers (its list was made by the main thread, which counts hits by the bytes written).
     return (await searchFiles(ctx, ctx.files, search)).errors > 0 ? 2 : 0;
   }

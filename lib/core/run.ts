@@ -26,6 +26,8 @@ export interface Proc {
   stdout: Writable;
   stderr: Writable & { isTTY?: boolean };
   cwd(): string;
+  /** On a worker of runOnWorkers() (a worker thread, or the main thread running its share of the files): true. */
+  worker?: boolean;
   /** On a worker of runOnWorkers(): hands a value to the main thread, in file order with the output (tx-stats' counters of its file). */
   send?(value: unknown): void;
   /** On a worker of runOnWorkers(): hands a note said once per run (Context.noteOnce) to the main thread. */

@@ -1,13 +1,20 @@
-// Many files on all cores: each file is run through the tool in a worker thread, as if
-// it were the only file named, and the outputs are written in the order the files were
-// named. A worker may run ahead of the file being written by a few batches only (it waits
-// for them to be taken), so memory stays flat however large the files are.
+// Many files on all cores: each file is run through the tool on a worker, as if it were
+// the only file named, and the outputs are written in the order the files were named.
+// The workers are the main thread itself and as many worker threads as --jobs asks for
+// beyond it: the main thread starts its first file at once, where a worker thread takes
+// 60-80 ms to start (node's thread, then the tool's modules again), and it does less
+// work on its files than a worker thread on the same (no messages, no copies). A worker
+// may run ahead of the file being written by a few batches of output only (it waits for
+// them to be taken), so memory stays flat however large the files are.
+import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { ParsedArgs } from 'minimist';
 import type { FilePart } from './file-parts.js';
 import { keepYoungSize, sizeHeaps } from './heap-flags.js';
 import type { OnceNotes } from './once-notes.js';
 import type { Output } from './output.js';
+import { LocalPort } from './local-channel.js';
+import { serveFiles } from './serve-files.js';
 
 /**
  * Each worker's young generation, in MB, unless the tool says otherwise. V8's default
@@ -19,14 +26,28 @@ import type { Output } from './output.js';
  */
 const YOUNG_MB = 8;
 
-/** The batches of output (256 KB each) a worker may send before waiting for the first to be written. */
-const CREDIT = 4;
+/**
+ * The bytes of files a worker is given beyond the one it runs (always one file at least,
+ * so that it does not wait a message for its next). The main thread answers a worker's
+ * 'done' between its own files, so a worker of small files must have that long's worth
+ * queued: with one file ahead, on 2,500 store files of 84 KB, the worker thread waited
+ * for its next file 1,056 times, 560 ms in all.
+ */
+const AHEAD_BYTES = 1024 * 1024;
+/**
+ * The files given at most beyond the first not yet written. A worker's credit counts the
+ * bytes of its output, so a worker whose files give little could otherwise run on through
+ * the whole store, its messages held, while an earlier file is still running.
+ */
+const WINDOW = 64;
+/** What a file counts for at least, ahead of a worker (a FIFO says it has 0 bytes). */
+const MIN_FILE_BYTES = 64 * 1024;
 
-/** The files a worker is given at a time: the one it runs and the next. */
-const AHEAD = 2;
+/** A worker of a run: a worker thread, or the main thread through a channel of its own. */
+type Runner = Worker | LocalPort;
 
 /** What the main thread sends a worker. */
-export type ToWorker = { type: 'file'; index: number; file: string; part?: FilePart } | { type: 'ack'; batch?: ArrayBuffer } | { type: 'stop' };
+export type ToWorker = { type: 'file'; index: number; file: string; part?: FilePart } | { type: 'ack'; bytes: number; batch?: ArrayBuffer } | { type: 'stop' };
 /** What a worker says (sent in arrays: everything said since its last message). */
 export type FromWorker =
   | { type: 'out'; index: number; chunk: Uint8Array }
@@ -43,7 +64,7 @@ export interface ToolRef {
 
 interface Held {
   /** Output, and values sent (Proc.send), in the order they came. */
-  chunks: ({ chunk: Uint8Array; worker: Worker } | { data: unknown })[];
+  chunks: ({ chunk: Uint8Array; worker: Runner } | { data: unknown })[];
   /** Messages for stderr (and notes said once per run), held like stdout so they come in file order as with one thread. */
   errs: (string | { first: string; others: string })[];
   done: boolean;
@@ -62,7 +83,7 @@ export interface WorkerOptions {
 }
 
 /**
- * Run `files` through the tool on `jobs` workers; stdout in input order through `out`,
+ * Run `files` through the tool on `jobs` workers (the main thread and worker threads); stdout in input order through `out`,
  * stderr as it comes, values a worker sends (Proc.send) to `onData` in input order too.
  * Resolves to the worst exit status of the files.
  */
@@ -98,23 +119,42 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
     wake = null;
     w?.();
   };
-  const workers: Worker[] = [];
+  const workers: Runner[] = [];
   /** The files each worker has, in order, until their 'done'. */
-  const running = new Map<Worker, number[]>();
+  const running = new Map<Runner, number[]>();
+  /** Workers with no file, waiting for the output to catch up (WINDOW). */
+  const idle = new Set<Runner>();
+  /** The bytes of each file given (its part's, for a part). */
+  const sizes: number[] = [];
+  const sizeOf = (i: number): number => {
+    const part = parts?.[i];
+    const size = part ? part.end - part.start : (statSync(files[i], { throwIfNoEntry: false })?.size ?? 0);
+    return Math.max(MIN_FILE_BYTES, size);
+  };
+  /** The bytes a worker has been given beyond the file it runs. */
+  const ahead = (mine: number[]): number => {
+    let bytes = 0;
+    for (let k = 1; k < mine.length; k++) bytes += sizes[mine[k]];
+    return bytes;
+  };
   /**
-   * Give the worker files up to AHEAD (the next while it runs one, so that it does not
-   * wait a message for it; only while more files are left than workers, so that the last
-   * ones do not queue behind each other), or stop it when it has none.
+   * Give the worker files up to AHEAD_BYTES beyond the one it runs (only while more files
+   * are left than workers, so that the last ones do not queue behind each other), or
+   * stop it when it has none.
    */
-  const give = (worker: Worker) => {
+  const give = (worker: Runner) => {
     const mine = running.get(worker)!;
-    while (given < files.length && (mine.length === 0 || (mine.length < AHEAD && files.length - given > count))) {
+    while (given < files.length && given < next + WINDOW && (mine.length === 0 || (ahead(mine) < AHEAD_BYTES && files.length - given > count))) {
       held.set(given, { chunks: [], errs: [], done: false });
+      sizes[given] = sizeOf(given);
       mine.push(given);
       worker.postMessage({ type: 'file', index: given, file: files[given], part: parts?.[given] } satisfies ToWorker);
       given++;
     }
-    if (mine.length === 0) worker.postMessage({ type: 'stop' } satisfies ToWorker);
+    if (mine.length > 0) return;
+    // Nothing to run until the output catches up, or nothing left.
+    if (given < files.length) idle.add(worker);
+    else worker.postMessage({ type: 'stop' } satisfies ToWorker);
   };
   const fail = (err: Error) => {
     failure ??= err;
@@ -122,16 +162,44 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
   };
   const options = { ...args, _: [] };
   const count = Math.min(jobs, files.length);
+  // A tool that asks for a young generation of its own runs every file on worker threads:
+  // the main thread's is V8's usual one, set as the process starts (tx-common's grew to
+  // 32 MB there, and a run of 2,500 store files peaked at 155-165 MB against 133-143).
+  const here = more.youngMb === undefined;
   let online = 0;
+  let allOnline = () => {};
+  const threadsOnline = new Promise<void>((resolve) => (allOnline = resolve));
+  const isOnline = () => {
+    if (++online !== count) return;
+    sizeHeaps();
+    if (onData) keepYoungSize();
+    allOnline();
+  };
   for (let i = 0; i < count; i++) {
-    const worker = new Worker(new URL('./worker-main.js', import.meta.url), { workerData: { ref, args: options }, resourceLimits: { maxYoungGenerationSizeMb: youngMb } });
+    let worker: Runner;
+    if (i === 0 && here) {
+      // The main thread's share, first: it takes the first files while the threads start.
+      // Where it keeps what the threads send (onData), its young generation is kept at the
+      // size it has (keepYoungSize) once they are set up (each sets V8's growth factor back
+      // as it does): its files wait until then, or the young generation grew to 32 MB in
+      // its first file (tx-stats on 16 files of 12.5 MB, --jobs 2: peaks of 148-160 MB
+      // against 120-130 MB).
+      const [port, theirs] = LocalPort.pair();
+      serveFiles(theirs, { ref, args: options }, true, onData ? threadsOnline : undefined);
+      worker = port;
+    } else {
+      const thread = new Worker(new URL('./worker-main.js', import.meta.url), { workerData: { ref, args: options }, resourceLimits: { maxYoungGenerationSizeMb: youngMb } });
+      thread.once('online', isOnline);
+      thread.on('error', fail);
+      // A worker that ends while it holds a file would leave the run waiting for that file forever.
+      thread.on('exit', (code) => {
+        const mine = running.get(thread)!;
+        if (mine.length > 0) fail(new Error(`a worker stopped (exit code ${code}) before it finished ${files[mine[0]]}`));
+      });
+      worker = thread;
+    }
     workers.push(worker);
     running.set(worker, []);
-    worker.once('online', () => {
-      if (++online !== count) return;
-      sizeHeaps();
-      if (onData) keepYoungSize();
-    });
     const hear = (m: FromWorker) => {
       const h = held.get(m.index);
       // Only a file given and not yet written can hear from its worker; anything else is a broken promise, not output to drop.
@@ -154,13 +222,8 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
       for (const m of ms) hear(m);
       poke();
     });
-    worker.on('error', fail);
-    // A worker that ends while it holds a file would leave the run waiting for that file forever.
-    worker.on('exit', (code) => {
-      const mine = running.get(worker)!;
-      if (mine.length > 0) fail(new Error(`a worker stopped (exit code ${code}) before it finished ${files[mine[0]]}`));
-    });
     give(worker);
+    if (worker instanceof LocalPort) isOnline();
   }
   try {
     while (next < files.length) {
@@ -175,21 +238,26 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
         }
         const { chunk, worker } = item;
         out.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        // Copied: the batch goes back to be filled again (a worker's batches are whole buffers of their own).
-        if (chunk.byteOffset === 0) worker.postMessage({ type: 'ack', batch: chunk.buffer as ArrayBuffer } satisfies ToWorker, [chunk.buffer as ArrayBuffer]);
-        else worker.postMessage({ type: 'ack' } satisfies ToWorker);
+        // Copied: the buffer goes back, to be filled again (each chunk a worker sends is a whole buffer of its own).
+        const buffer = chunk.buffer as ArrayBuffer;
+        worker.postMessage({ type: 'ack', bytes: chunk.byteLength, batch: buffer } satisfies ToWorker, [buffer]);
         await out.flushIfFull();
         continue;
       }
       if (h && h.done) {
         held.delete(next);
         next++;
+        if (idle.size > 0) {
+          const waiting = [...idle];
+          idle.clear();
+          for (const worker of waiting) give(worker);
+        }
         continue;
       }
       await new Promise<void>((resolve) => (wake = resolve));
     }
   } finally {
-    for (const w of workers) void w.terminate();
+    for (const w of workers) void (w instanceof Worker ? w.terminate() : w.close());
   }
   return status;
 }
@@ -204,5 +272,3 @@ export async function jobsWanted(value: unknown): Promise<number | string> {
   if (!/^[1-9]\d*$/.test(text)) return `--jobs: not a positive whole number: ${text}`;
   return Number(text);
 }
-
-export { CREDIT };

@@ -1,10 +1,12 @@
 // A tool for the worker tests, whose output is told by the names of its files:
 // `NAME:PIECES:BYTES` writes PIECES lines of BYTES bytes, each flushed on its own (as a
 // record tool flushes when its input has nothing waiting), with a note on stderr before
-// and after; `NAME:exit` ends its thread in the middle of the file; `NAME:PIECES:BYTES:once`
+// and after; `NAME:exit` ends its thread (a worker thread) in the middle of the file; `NAME:PIECES:BYTES:once`
 // says a note once per run (Context.noteOnce) after its first; `NAME:PIECES:BYTES:direct`
 // writes to the thread's stdout stream itself, and says whether it is the stream the
-// file before it on the same thread had.
+// file before it on the same thread had; `NAME:clock` writes its name and the time it
+// ran (Date.now()), `NAME:wait:MS` the same after waiting MS ms.
+import { isMainThread } from 'node:worker_threads';
 import type { Tool } from '../../lib/core/run.js';
 
 /** The lines a `NAME:PIECES:BYTES` file gives. */
@@ -29,8 +31,18 @@ export const piecesTool: Tool = {
   async main(ctx) {
     for (const spec of ctx.files) {
       const name = spec.split(':')[0];
+      const clock = /^[^:]+:(?:clock|wait:(\d+))$/.exec(spec);
+      if (clock) {
+        if (clock[1]) await new Promise((resolve) => setTimeout(resolve, Number(clock[1])));
+        await ctx.out.write(`${name} ${Date.now()}\n`);
+        continue;
+      }
       ctx.note(`${name}: start`);
-      if (spec.endsWith(':exit')) process.exit(3);
+      if (spec.endsWith(':exit')) {
+        // The main thread runs a share of the files too: ending it would end the test.
+        if (isMainThread) throw new Error(`${spec} ran on the main thread, not a worker thread`);
+        process.exit(3);
+      }
       if (spec.endsWith(':once')) ctx.noteOnce(`${name}: once`, 'with a note said once');
       const direct = spec.endsWith(':direct');
       // The thread's stdout stream, made once for all the files a worker runs, or anew for each.

@@ -153,11 +153,13 @@ t.test('a worker waits for its credit: a file written slowly is mostly written w
 });
 
 t.test('a worker that ends in the middle of a file stops the run with a message (it does not wait for the file forever)', async (t) => {
-  const r = await runPieces(['a:3:100', 'x:exit', 'b:30:100', 'c:3:100'], 0);
+  // The main thread takes the first two files (each counts as 64 KB ahead, these names
+  // being no files), the worker thread the third.
+  const r = await runPieces(['a:3:100', 'b:30:100', 'x:exit', 'c:3:100'], 0);
   t.equal(r.status, 1);
   t.match(r.stderr, /tx-pieces: internal error: a worker stopped \(exit code 3\) before it finished x:exit\n/);
-  // The run stops when the news of the stopped worker comes, before or after "a" arrived.
-  t.ok(piecesOf('a:3:100').join('').startsWith(r.stdout), 'what is written is a beginning of the output of "a"');
+  // The run stops when the news of the stopped worker comes, before or after "a" and "b" arrived.
+  t.ok(['a:3:100', 'b:30:100'].flatMap(piecesOf).join('').startsWith(r.stdout), 'what is written is a beginning of the output of "a" and "b"');
 });
 
 t.test('tx-parse --jobs 2 over 300 small files, run 10 times: each run ends, with the bytes and messages of --jobs 1', async (t) => {
@@ -192,6 +194,20 @@ t.test('tx-parse --jobs 2 over 300 small files, run 10 times: each run ends, wit
   t.equal(same, 10, 'every run: status 0, the same bytes and the same messages');
 });
 
+t.test('workers run at most 64 files beyond the first not yet written: a store of files that give little does not pile up behind a slow one', async (t) => {
+  // "a" runs on the main thread and takes 400 ms; the worker thread runs on through the
+  // files after it, which give a line each (far from their credit), until it is 64 ahead.
+  const specs = ['a:wait:400', ...Array.from({ length: 150 }, (_, i) => `f${i + 1}:clock`)];
+  const r = await runPieces(specs, 0);
+  t.equal(r.status, 0);
+  const lines = r.stdout.trimEnd().split('\n').map((l) => l.split(' '));
+  t.same(lines.map((l) => l[0]), specs.map((s) => s.split(':')[0]), 'a line per file, in order');
+  const aEnd = Number(lines[0][1]);
+  const before = lines.slice(1).filter((l) => Number(l[1]) < aEnd).map((l) => Number(l[0].slice(1)));
+  t.ok(before.length > 0, `the worker thread ran ahead of "a": ${before.length} files before it ended`);
+  t.ok(before.every((i) => i < 64), `none of them 64 files or more beyond it (the last: f${Math.max(...before)})`);
+});
+
 t.test('--jobs: a note said once per run comes for the first file that says it, the others counted at the end, as on one thread', async (t) => {
   const specs = ['a:2:100', 'b:2:100:once', 'c:3:100:once', 'd:1:100:once'];
   const r = await runPieces(specs, 0);
@@ -203,11 +219,17 @@ t.test('--jobs: a note said once per run comes for the first file that says it, 
   t.equal(one.stderr, r.stderr, 'the same messages as one thread');
 });
 
-t.test('a tool may ask for another young generation on its workers (tx-common asks for 6 MB; here 4); the others get 8 MB; each grows to its limit', async (t) => {
+t.test('a tool may ask for another young generation on its workers (tx-common asks for 6 MB; here 4) and then runs every file on worker threads; the others get 8 MB and the main thread runs a share; each grows to its limit', async (t) => {
   for (const [tool, mb] of [[youngTool, '4'], [youngDefaultTool, '8']] as const) {
-    const r = await runTool(tool, ['--jobs', '2', 'a', 'b', 'c'], []);
+    const r = await runTool(tool, ['--jobs', '3', 'a', 'b', 'c', 'd'], []);
     t.equal(r.status, 0, `${tool.name}: exit 0`);
-    t.equal(r.stdout.toString('utf8'), `a ${mb} ${mb}\nb ${mb} ${mb}\nc ${mb} ${mb}\n`, `${tool.name}: each file's worker has a ${mb} MB young generation, and it grew to that size`);
+    const lines = r.stdout.toString('utf8').trimEnd().split('\n');
+    t.same(lines.map((l) => l.split(' ')[0]), ['a', 'b', 'c', 'd'], `${tool.name}: a line per file, in order`);
+    // The main thread's limit is V8's own ("-"); it takes the first file when it runs a share.
+    const onThreads = lines.filter((l) => l.split(' ')[1] !== '-');
+    if (tool === youngTool) t.equal(onThreads.length, 4, `${tool.name}: every file ran on a worker thread`);
+    else t.ok(lines[0].startsWith('a - ') && onThreads.length > 0, `${tool.name}: the first file ran on the main thread, ${onThreads.length} on worker threads`);
+    for (const line of onThreads) t.equal(line.slice(2), `${mb} ${mb}`, `${tool.name}: ${line[0]}'s worker thread has a ${mb} MB young generation, and it grew to that size`);
   }
 });
 
