@@ -36,8 +36,9 @@ Output:
   --view                  flat objects instead of records
   --max-chars N           cut strings in views to N characters (default: whole)
   --strict                exit 1 if any input line was not a record or not JSON
-  --jobs N                with several files and no --view, filter N at a time in
-                          worker threads (default: the cores; output in file order)
+  --jobs N                with several files and no --view, filter N at a time, on
+                          this thread and N-1 worker threads (default: the cores;
+                          output in file order)
   -h, --help   this text        --version   the version
 See tx-filter(1).`;
 

@@ -1,8 +1,8 @@
 // tx-grep: search the message text of sessions, every session of both stores by
 // default. A byte pre-filter (lib/core/prefilter.ts) finds the lines that could match
 // without parsing any other; those are parsed, their message texts taken from their
-// harness's codec by role, and matched. Files are searched one per worker thread and
-// the hits written in file order, so the output is the same for any --jobs.
+// harness's codec by role, and matched. Files are searched one at a time on this thread
+// and each worker thread (--jobs), and the hits written in file order, so the output is the same for any --jobs.
 import { closeSync, readSync, statSync } from 'node:fs';
 import type { MessageText, SessionFields, TextRole } from '../codec.js';
 import { CODECS, codecFor, detectCodec } from '../codecs.js';
@@ -33,7 +33,7 @@ each text on its own; the snippet marks the match as ⟦match⟧.
   --role ROLE           user, assistant or tool (several: comma-separated or
                         repeated); default user,assistant: tool calls and
                         their output are searched only when asked
-  --jobs N              files searched at once, each in a worker thread
+  --jobs N              files searched at once, on this thread and N-1 worker threads
                         (default: the number of cores); same output for any N
   --config-dir DIR      the Claude Code config dir (default $CLAUDE_CONFIG_DIR,
                         else ~/.claude)

@@ -25,9 +25,10 @@ output) are passed through unchanged, after one note.
                SIGTERM (status 0); a SESSION id (or the current session)
                brings its subagent transcripts as they appear
   --strict     exit 1 if any line had to be kept as invalid or glued
-  --jobs N     with several files, read N at a time in worker threads; given,
-               one file of 16 MiB or more is cut into parts at line ends
-               (default: the number of cores; output stays in file order)
+  --jobs N     with several files, read N at a time, on this thread and N-1
+               worker threads; given, one file of 16 MiB or more is cut into
+               parts at line ends (default: the number of cores; output stays
+               in file order)
   -h, --help   this text        --version   the version
 See tx-parse(1).`;
 

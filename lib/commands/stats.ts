@@ -26,9 +26,9 @@ hooks: their summaries list those under not_counted instead.
 
   --subagents  also read each session's subagent transcripts beside its files
                (<session>/subagents/agent-*.jsonl) and add subagent_totals
-  --jobs N     with several files, count N at a time in worker threads and
-               merge their counters (default: the number of cores; the output
-               is the same as with --jobs 1)
+  --jobs N     with several files, count N at a time, on this thread and N-1
+               worker threads, and merge their counters (default: the number
+               of cores; the output is the same as with --jobs 1)
   --strict     exit 1 if any input line was not a record or its line not JSON
   -h, --help   this text        --version   the version
 See tx-stats(1).`;

@@ -54,7 +54,7 @@ export interface Descriptor {
 }
 
 /**
- * Where a worker thread's output goes (worker-main.ts): each piece is copied into the
+ * Where a worker's output goes (serve-files.ts): each piece is copied into the
  * batch for the main thread at once, so the piece is filled again instead of a new one
  * being made; `room()` is the wait for the main thread to take batches (null: none).
  */

@@ -77,7 +77,8 @@ export interface Tool {
   main(ctx: Context): Promise<void | number>;
   /**
    * Files are independent for this tool (its output for several files is its outputs
-   * for each, one after another): `--jobs N` then runs each file in a worker thread.
+   * for each, one after another): `--jobs N` then runs the files on this thread and N-1
+   * worker threads (workers.ts).
    * `url` is the module that exports the tool; `when` says which options allow it.
    * With `parts`, each line is independent too: one large file is cut at line
    * boundaries and its parts read on workers (the tool reads `Input.part`). `youngMb`:

@@ -1,9 +1,9 @@
 // One worker of runOnWorkers(), a worker thread or the main thread itself: runs the tool
 // on one file at a time, as if that file were the only one named, and sends its stdout
 // back in batches, waiting for the main thread to take them (credit) so that it never
-// runs far ahead. It is given its next file before it needs it, and says what a file
-// gives in as few messages as it can: each message wakes the main thread, which takes a
-// busy core from a worker. The streams a tool is given are made once, for every file
+// runs far ahead. It is given its next files before it needs them, and says what a file
+// gives in as few messages as it can: each message from a worker thread wakes the main
+// thread, which takes a busy core from a worker. The streams a tool is given are made once, for every file
 // the worker runs (made per file, they cost 80 µs a file).
 import { Readable, Writable } from 'node:stream';
 import type { FilePart } from './file-parts.js';
@@ -64,9 +64,10 @@ function loopTurn(): Promise<void> {
  * reader gone away ends a tool). `shared`: the thread has other work (the main thread
  * writes the output and answers the worker threads), which a file holds up until its
  * end, unless the file waits for credit: the loop turns before a file, at least TURN_MS
- * after it last did. No file starts before `ready`. (Files come as messages, and a file given runs within the callback of its
- * message: without the turn, the main thread ran the files it held one after another,
- * while a worker thread had waited 30 to 50 ms for its next.)
+ * after it last did. (Files come as messages, and a file given runs within the callback
+ * of its message: without the turn, the main thread ran the files it held one after
+ * another, while a worker thread had waited 30 to 50 ms for its next.) No file starts
+ * before `ready`.
  */
 export function serveFiles(port: FilePort, { ref, args }: WorkerStart, shared = false, ready?: Promise<void>): void {
   let inFlight = 0;

@@ -5,7 +5,9 @@
 // says a note once per run (Context.noteOnce) after its first; `NAME:PIECES:BYTES:direct`
 // writes to the thread's stdout stream itself, and says whether it is the stream the
 // file before it on the same thread had; `NAME:clock` writes its name and the time it
-// ran (Date.now()), `NAME:wait:MS` the same after waiting MS ms.
+// ran (Date.now()); `NAME:touch:PATH` the same, and makes the file PATH;
+// `NAME:waitfor:PATH` the same once PATH exists (20 s at most) and 200 ms more.
+import { existsSync, writeFileSync } from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
 import type { Tool } from '../../lib/core/run.js';
 
@@ -31,9 +33,15 @@ export const piecesTool: Tool = {
   async main(ctx) {
     for (const spec of ctx.files) {
       const name = spec.split(':')[0];
-      const clock = /^[^:]+:(?:clock|wait:(\d+))$/.exec(spec);
+      const clock = /^[^:]+:(?:clock|(touch|waitfor):(.+))$/.exec(spec);
       if (clock) {
-        if (clock[1]) await new Promise((resolve) => setTimeout(resolve, Number(clock[1])));
+        const [, how, path] = clock;
+        if (how === 'touch') writeFileSync(path, '');
+        if (how === 'waitfor') {
+          const end = Date.now() + 20_000;
+          while (!existsSync(path) && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 10));
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
         await ctx.out.write(`${name} ${Date.now()}\n`);
         continue;
       }

@@ -195,9 +195,14 @@ t.test('tx-parse --jobs 2 over 300 small files, run 10 times: each run ends, wit
 });
 
 t.test('workers run at most 64 files beyond the first not yet written: a store of files that give little does not pile up behind a slow one', async (t) => {
-  // "a" runs on the main thread and takes 400 ms; the worker thread runs on through the
-  // files after it, which give a line each (far from their credit), until it is 64 ahead.
-  const specs = ['a:wait:400', ...Array.from({ length: 150 }, (_, i) => `f${i + 1}:clock`)];
+  // "a" runs on the main thread until f63 has run, and 200 ms more; the worker thread runs
+  // on through the files after it, which give a line each (far from their credit), until
+  // it is 64 ahead. (A wait for a time alone ran out, under load, before the worker
+  // thread had started.)
+  const dir = mkdtempSync(join(tmpdir(), 'tx-window-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const marker = join(dir, 'f63-ran');
+  const specs = ['a:waitfor:' + marker, ...Array.from({ length: 150 }, (_, i) => (i + 1 === 63 ? `f63:touch:${marker}` : `f${i + 1}:clock`))];
   const r = await runPieces(specs, 0);
   t.equal(r.status, 0);
   const lines = r.stdout.trimEnd().split('\n').map((l) => l.split(' '));
