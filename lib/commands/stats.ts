@@ -214,7 +214,10 @@ async function main(ctx: Context): Promise<void | number> {
       const gathered = new Gathered();
       const ref = { url: import.meta.url, name: 'tx-stats' };
       const notes = { note: (first: string, others: string) => ctx.noteOnce(first, others) };
-      const status = await runOnWorkers(ref, ctx.args, ctx.files, jobs, ctx.out, (text) => ctx.proc.stderr.write(text), { onData: (part) => gathered.take(part as Part), notes });
+      // Its counting is its own code, run on every line: tiering late made it slower (16
+      // files, --jobs 2, medians of 9: 1.67 s against 1.61 s).
+      const more = { onData: (part: unknown) => gathered.take(part as Part), notes, usualTiering: true };
+      const status = await runOnWorkers(ref, ctx.args, ctx.files, jobs, ctx.out, (text) => ctx.proc.stderr.write(text), more);
       // The workers said what there was to say about the lines; a second reading is silent.
       await (gathered.mismatch ? await gather(quietly(ctx)) : gathered).write(ctx);
       return status;

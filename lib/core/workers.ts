@@ -7,6 +7,7 @@
 // the file being written by 1 MB of output and 64 files only (it waits for them to be
 // taken), so memory stays flat however large the files are.
 import { statSync } from 'node:fs';
+import { availableParallelism, cpus } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ParsedArgs } from 'minimist';
 import type { FilePart } from './file-parts.js';
@@ -15,6 +16,7 @@ import type { OnceNotes } from './once-notes.js';
 import type { Output } from './output.js';
 import { LocalPort } from './local-channel.js';
 import { serveFiles } from './serve-files.js';
+import { tierLate, tiersLate } from './tiering.js';
 
 /**
  * Each worker's young generation, in MB, unless the tool says otherwise. V8's default
@@ -80,6 +82,8 @@ export interface WorkerOptions {
   notes?: Pick<OnceNotes, 'note'>;
   /** Each worker's young generation in MB, where the default (YOUNG_MB) does not suit the tool. */
   youngMb?: number;
+  /** Tier as usual even when the run takes every core (tiering.ts): for a tool whose own code is most of its time. */
+  usualTiering?: boolean;
 }
 
 /**
@@ -162,6 +166,8 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
   };
   const options = { ...args, _: [] };
   const count = Math.min(jobs, files.length);
+  // Decided before any thread starts, so that every isolate of the run tiers alike.
+  if (!more.usualTiering && tiersLate(count, cores(), process.execArgv)) tierLate();
   // A tool that asks for a young generation of its own runs every file on worker threads:
   // the main thread's is V8's usual one, set as the process starts (tx-common's grew to
   // 32 MB there, and a run of 2,500 store files peaked at 155-165 MB against 133-143).
@@ -262,12 +268,14 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
   return status;
 }
 
+/** The cores this process may run on. */
+function cores(): number {
+  return typeof availableParallelism === 'function' ? availableParallelism() : cpus().length;
+}
+
 /** The number of workers `--jobs` asks for (default: the cores of this machine), or an error message. */
 export async function jobsWanted(value: unknown): Promise<number | string> {
-  if (value === undefined) {
-    const os = await import('node:os');
-    return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
-  }
+  if (value === undefined) return cores();
   const text = String(Array.isArray(value) ? value[value.length - 1] : value);
   if (!/^[1-9]\d*$/.test(text)) return `--jobs: not a positive whole number: ${text}`;
   return Number(text);
