@@ -136,10 +136,26 @@ export class LineSplitter {
   }
 }
 
+/**
+ * What lineBatches awaits after each chunk's batch, where set and where it gives a
+ * promise: the main thread running a share of a --jobs run lets its event loop turn
+ * there (serve-files.ts), so that it hears the other threads within a file too.
+ */
+let afterChunk: (() => Promise<void> | null) | null = null;
+
+/** Set what lineBatches awaits after each chunk (null: nothing). */
+export function setAfterChunk(f: (() => Promise<void> | null) | null): void {
+  afterChunk = f;
+}
+
 /** Batches of lines from a stream of Buffers, one batch per chunk (batches may be empty); numbered from `linesBefore` + 1. */
 export async function* lineBatches(chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>, limit = LONG_LINE, linesBefore = 0): AsyncGenerator<LineItem[]> {
   const splitter = new LineSplitter(limit, linesBefore);
-  for await (const raw of chunks) yield splitter.push(typeof raw === 'string' ? Buffer.from(raw) : raw);
+  for await (const raw of chunks) {
+    yield splitter.push(typeof raw === 'string' ? Buffer.from(raw) : raw);
+    const pause = afterChunk?.();
+    if (pause) await pause;
+  }
   const last = splitter.end();
   if (last.length > 0) yield last;
 }

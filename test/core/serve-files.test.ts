@@ -1,5 +1,8 @@
 // serveFiles(): one worker of a run, driven here through a LocalPort as the main thread
 // drives its own share: its credit counts the bytes of output not yet written.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import t from 'tap';
 import { LocalPort } from '../../lib/core/local-channel.js';
 import { serveFiles } from '../../lib/core/serve-files.js';
@@ -57,4 +60,32 @@ t.test('a worker whose file gives more than its credit waits for the main thread
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   t.equal(bytesOut(heard), total, 'every byte of the file, once written');
+});
+
+t.test("a shared thread (the main thread's share) lets its event loop turn within a file, after a chunk of input: what the other threads say is heard before the file ends", async (t) => {
+  // A native session of 8 MB, read 1 MB at a time on this (the main) thread.
+  const dir = mkdtempSync(join(tmpdir(), 'tx-serve-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 's.jsonl');
+  const line = JSON.stringify({ type: 'user', message: { role: 'user', content: 'x'.repeat(4000) } });
+  writeFileSync(file, `${line}\n`.repeat(2000));
+  const [port, theirs] = LocalPort.pair();
+  t.teardown(() => port.close());
+  serveFiles(theirs, { ref: { url: new URL('../../lib/commands/parse.js', import.meta.url).href, name: 'tx-parse' }, args: { _: [] } }, true);
+  const order: string[] = [];
+  let outs = 0;
+  port.on('message', (ms: FromWorker[]) => {
+    for (const m of ms) {
+      if (m.type === 'out') {
+        // The main thread writes it at once; at the first, something else waits for the loop (a worker thread's message would).
+        port.postMessage({ type: 'ack', bytes: m.chunk.byteLength } satisfies ToWorker);
+        if (outs++ === 0) setImmediate(() => order.push('heard'));
+      } else if (m.type === 'done') order.push('done');
+    }
+  });
+  port.postMessage({ type: 'file', index: 0, file } satisfies ToWorker);
+  const end = Date.now() + 10_000;
+  while (!order.includes('done') && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 5));
+  t.ok(outs > 4, `the file gave ${outs} batches of output`);
+  t.same(order, ['heard', 'done'], 'the loop turned before the file was done (between files only, it turned after)');
 });
