@@ -8,7 +8,10 @@
 // same. Measured on 2 cores, --jobs 2, interleaved medians (README, "Tiering late").
 import { setFlagsFromString } from 'node:v8';
 
-/** V8's interrupt budget (bytecode run between checks for a function to optimize) in node 20 and 22. */
+/**
+ * V8's interrupt budget (bytecode run between checks for a function to optimize), as
+ * `node --v8-options` gives it in node 20 (V8 11.3); the budget set back after the late one.
+ */
 const USUAL_BUDGET = 66 * 1024;
 /**
  * How many times the usual budget a run on every core waits. At 16, 32 and 64 times the
