@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Throughput and peak memory of the txcript stages on a generated corpus, as ratios
 // against `cat` and `jq` measured on the same file in the same run (medians of --runs
-// rounds, each round running every row once).
+// rounds, each round running every row once; each command's input files are read once,
+// untimed, just before it is timed).
 //
 //   npm run bench                      200 MB corpus, 2 MB-line corpus, start-up, 2 GB store
 //   node bench/run.mjs --mb 50 --runs 3 --big 20 --store-mb 0
@@ -71,10 +72,12 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** Run a shell pipeline under GNU time: wall seconds, CPU seconds of all its processes, and the largest RSS. */
-function measure(pipelineText) {
+function measure(pipelineText, warm) {
   // Each stage runs under /usr/bin/time so the peak of every process is seen (workers are threads of theirs).
   const stages = pipelineText.split(' | ').map((s) => `/usr/bin/time -f "rss %M cpu %U %S" -a -o "$T" ${s}`);
-  const script = `T=$(mktemp); start=$(date +%s.%N); ${stages.join(' | ')} > /dev/null; st="\${PIPESTATUS[*]}"; end=$(date +%s.%N); echo "status $st"; echo "secs $(echo "$end - $start" | bc)"; cat "$T"; rm -f "$T"`;
+  // The inputs are read first, untimed: a machine may page out the data of files not read
+  // for a while (a memory reclaimer such as DAMON's), and a row would then time the disk.
+  const script = `${warm ? `${warm} > /dev/null; ` : ''}T=$(mktemp); start=$(date +%s.%N); ${stages.join(' | ')} > /dev/null; st="\${PIPESTATUS[*]}"; end=$(date +%s.%N); echo "status $st"; echo "secs $(echo "$end - $start" | bc)"; cat "$T"; rm -f "$T"`;
   const text = execFileSync('bash', ['-c', script], { encoding: 'utf8', maxBuffer: 1 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
   const status = /status (.*)/.exec(text)[1].trim();
   if (!/^(0 ?)+$/.test(status)) throw new Error(`bench: failed (exit ${status}): ${pipelineText}`);
@@ -95,14 +98,14 @@ function inRounds(cmds, runs, time) {
   return rs;
 }
 
-/** Median wall time, median CPU time and largest RSS of each command over `runs` rounds. */
-function timedRounds(cmds, runs = args.runs) {
-  return inRounds(cmds, runs, measure).map((r) => ({ secs: median(r.map((x) => x.secs)), cpu: median(r.map((x) => x.cpu)), rssMB: Math.max(...r.map((x) => x.rssKB)) / 1024 }));
+/** Median wall time, median CPU time and largest RSS of each command over `runs` rounds, each after `warm` (a command that reads the inputs). */
+function timedRounds(cmds, runs = args.runs, warm = '') {
+  return inRounds(cmds, runs, (cmd) => measure(cmd, warm)).map((r) => ({ secs: median(r.map((x) => x.secs)), cpu: median(r.map((x) => x.cpu)), rssMB: Math.max(...r.map((x) => x.rssKB)) / 1024 }));
 }
 
-/** The rows of a table: each case timed in rounds with the others. */
-function rowsOf(cases, runs, withRef = true) {
-  const times = timedRounds(cases.map(([, cmd]) => cmd), runs);
+/** The rows of a table: each case timed in rounds with the others, each after `warm`. */
+function rowsOf(cases, runs, withRef = true, warm = '') {
+  const times = timedRounds(cases.map(([, cmd]) => cmd), runs, warm);
   return cases.map(([name, , against], k) => ({ name, against: withRef ? against : undefined, ...times[k] }));
 }
 
@@ -150,7 +153,7 @@ function corpusRows(file) {
         ]
       : []),
   ];
-  const rows = rowsOf(cases, args.runs, jq);
+  const rows = rowsOf(cases, args.runs, jq, `cat "${file}" ${pieces.map((p) => `"${p}"`).join(' ')}`);
   table(`${file.replace(root + '/', '')}: ${mb.toFixed(1)} MB, medians of ${args.runs} rounds, load average ${loadavg()[0].toFixed(1)}`, mb, rows);
 }
 
@@ -162,7 +165,7 @@ function bigRows(file) {
     ['tx-parse', `${bin('tx-parse')} "${file}"`, 'jq -c .'],
     ['tx-parse | tx-native', `${bin('tx-parse')} "${file}" | ${bin('tx-native')}`, 'jq -c .'],
   ];
-  const rows = rowsOf(cases, args.runs);
+  const rows = rowsOf(cases, args.runs, true, `cat "${file}"`);
   table(`${file.replace(root + '/', '')} (2 MB lines): ${mb.toFixed(1)} MB, medians of ${args.runs} rounds`, mb, rows);
 }
 
@@ -223,7 +226,7 @@ async function storeRows() {
     [`xargs tx-common --jobs ${cores}`, `xargs -a "${list}" ${bin('tx-common')} --jobs ${cores}`, jqRef],
   ];
   if (!has('parallel')) console.log('\n(GNU parallel is not installed and could not be: its rows are left out)');
-  const rows = rowsOf(cases, 1);
+  const rows = rowsOf(cases, 1, true, `xargs -a "${list}" cat`);
   table(`store: ${args.sessions} sessions, ${mb.toFixed(0)} MB, one run each, ${cores} cores, load average ${loadavg()[0].toFixed(1)}`, mb, rows);
 }
 
