@@ -27,7 +27,7 @@ const LATE_FACTOR = 16;
 const LATE_MS = 1000;
 
 /** True when a run of `threads` threads should tier late: they take every core, and node was not given a budget of its own. */
-export function tiersLate(threads: number, cores: number, execArgv: readonly string[]): boolean {
+export function shouldTierLate(threads: number, cores: number, execArgv: readonly string[]): boolean {
   return threads > 1 && threads >= cores && !execArgv.some((a) => a.startsWith('--interrupt-budget'));
 }
 
@@ -45,6 +45,6 @@ export function tierLate(ms = LATE_MS): void {
 }
 
 /** True while the late budget lasts. */
-export function tieringLate(): boolean {
+export function isTieringLate(): boolean {
   return late;
 }

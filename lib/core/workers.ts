@@ -16,7 +16,7 @@ import type { OnceNotes } from './once-notes.js';
 import type { Output } from './output.js';
 import { LocalPort } from './local-channel.js';
 import { serveFiles } from './serve-files.js';
-import { tierLate, tiersLate } from './tiering.js';
+import { shouldTierLate, tierLate } from './tiering.js';
 
 /**
  * Each worker's young generation, in MB, unless the tool says otherwise. V8's default
@@ -171,7 +171,7 @@ export async function runOnWorkers(ref: ToolRef, args: ParsedArgs, files: string
   // set once the threads are online, as sizeHeaps is, the main thread's first files
   // tiered as usual, and 16 files took 0.49 s against 0.47 s, 2,500 store files 1.07
   // against 1.03 s: 9 rounds.)
-  if (!more.usualTiering && tiersLate(count, cores(), process.execArgv)) tierLate();
+  if (!more.usualTiering && shouldTierLate(count, cores(), process.execArgv)) tierLate();
   // A tool that asks for a young generation of its own runs every file on worker threads:
   // the main thread's is V8's usual one, set as the process starts (tx-common's grew to
   // 32 MB there, and a run of 2,500 store files peaked at 155-165 MB against 133-143).

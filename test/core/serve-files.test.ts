@@ -11,10 +11,10 @@ import { piecesOf } from './pieces-tool.js';
 
 const PIECES = { url: new URL('./pieces-tool.js', import.meta.url).href, name: 'tx-pieces' };
 
-/** A worker on this thread, what it said, and a way to wait for it to say something. */
-function worker(): { port: LocalPort; heard: FromWorker[]; until(what: string, test: () => boolean): Promise<void> } {
+/** A worker on this thread (of `ref`'s tool; `shared`: as the main thread's share), what it said, and a way to wait for it to say something. */
+function worker(ref = PIECES, shared = false): { port: LocalPort; heard: FromWorker[]; until(what: string, test: () => boolean): Promise<void> } {
   const [port, theirs] = LocalPort.pair();
-  serveFiles(theirs, { ref: PIECES, args: { _: [] } });
+  serveFiles(theirs, { ref, args: { _: [] } }, shared);
   const heard: FromWorker[] = [];
   port.on('message', (ms: FromWorker[]) => heard.push(...ms));
   const until = async (what: string, test: () => boolean) => {
@@ -69,9 +69,8 @@ t.test("a shared thread (the main thread's share) lets its event loop turn withi
   const file = join(dir, 's.jsonl');
   const line = JSON.stringify({ type: 'user', message: { role: 'user', content: 'x'.repeat(4000) } });
   writeFileSync(file, `${line}\n`.repeat(2000));
-  const [port, theirs] = LocalPort.pair();
+  const { port, heard, until } = worker({ url: new URL('../../lib/commands/parse.js', import.meta.url).href, name: 'tx-parse' }, true);
   t.teardown(() => port.close());
-  serveFiles(theirs, { ref: { url: new URL('../../lib/commands/parse.js', import.meta.url).href, name: 'tx-parse' }, args: { _: [] } }, true);
   const order: string[] = [];
   let outs = 0;
   port.on('message', (ms: FromWorker[]) => {
@@ -84,8 +83,7 @@ t.test("a shared thread (the main thread's share) lets its event loop turn withi
     }
   });
   port.postMessage({ type: 'file', index: 0, file } satisfies ToWorker);
-  const end = Date.now() + 10_000;
-  while (!order.includes('done') && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 5));
+  await until('the file done', () => done(heard) === 1);
   t.ok(outs > 4, `the file gave ${outs} batches of output`);
   t.same(order, ['heard', 'done'], 'the loop turned before the file was done (between files only, it turned after)');
 });
