@@ -25,6 +25,16 @@ export interface ScriptTurn {
   delayMs?: number;
   /** Answer with this HTTP error instead of a message (content is then ignored). */
   error?: { status: number; type: string; message: string };
+  /** Token counts to report instead of the ones made up from the request's size. */
+  usage?: Partial<Usage>;
+}
+
+/** The token counts a response reports. */
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
 }
 
 /** A turn, or a function of the request body that makes one. */
@@ -158,9 +168,9 @@ const defaultFallback = (route: RequestRoute): ScriptTurn => {
 const MODEL = 'claude-sonnet-4-5-20250929';
 let messageCounter = 0;
 
-function usageOf(body: MessagesRequest): { input_tokens: number; output_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number } {
+function usageOf(body: MessagesRequest, turn: ScriptTurn): Usage {
   const input = Math.max(1, Math.round(JSON.stringify(body.messages ?? []).length / 4));
-  return { input_tokens: input, output_tokens: 12, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  return { input_tokens: input, output_tokens: 12, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, ...turn.usage };
 }
 
 function stopReasonOf(turn: ScriptTurn): string {
@@ -177,12 +187,12 @@ function jsonMessage(turn: ScriptTurn, body: MessagesRequest): unknown {
     content: turn.content,
     stop_reason: stopReasonOf(turn),
     stop_sequence: null,
-    usage: usageOf(body),
+    usage: usageOf(body, turn),
   };
 }
 
 function sseEvents(turn: ScriptTurn, body: MessagesRequest): Array<[string, unknown]> {
-  const usage = usageOf(body);
+  const usage = usageOf(body, turn);
   const events: Array<[string, unknown]> = [];
   events.push(['message_start', {
     type: 'message_start',

@@ -1,0 +1,402 @@
+/**
+ * Records fixtures/recorded-opencode/: runs each scenario with the pinned OpenCode client
+ * against the mock Messages API, in a fixed scratch folder
+ * /tmp/txcript-rec-opencode/<scenario> (HOME `home/`, cwd `work/`, outside any git
+ * repository), then writes `opencode export ID` of every session the client stored as
+ * fixtures/recorded-opencode/<scenario>/<ID>.json, byte for byte as the client printed it.
+ *
+ *   node build/test/harness/opencode/record.js [--out DIR] [SCENARIO…]     (npm run record:opencode)
+ *   node build/test/harness/opencode/record.js --readme
+ */
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { smallPng } from '../record.js';
+import { repoRoot } from '../pinned.js';
+import type { MockApi, MockScript, ScriptBlock } from '../mock-api.js';
+import { OPENCODE_VERSION, opencodeBinary, opencodeEnv, promptArgs, runOpencode, writeOpencodeHome, type OpencodeConfigOptions } from './cli.js';
+import { startOpencodeMock } from './mock.js';
+import { startOpencodeServer, type OpencodeServer } from './server.js';
+import { exportCensus } from './census.js';
+
+/** Where one scenario runs: fixed paths, wiped before each recording. */
+export interface OpencodeScenarioDirs {
+  root: string;
+  home: string;
+  cwd: string;
+}
+
+/** One recorded scenario. */
+export interface OpencodeScenario {
+  name: string;
+  /** What the fixture shows, for the README. */
+  shows: string;
+  /** Census tokens (census.ts) the exported sessions must show. */
+  expects: string[];
+  config?: OpencodeConfigOptions;
+  setup?: (dirs: OpencodeScenarioDirs) => void;
+  script: Omit<MockScript, 'classify'>;
+  /** Prompts of the task calls the script makes (their subagent requests are routed apart). */
+  subagentPrompts?: string[];
+  run: (dirs: OpencodeScenarioDirs, mock: MockApi) => Promise<void>;
+}
+
+const REC_ROOT = '/tmp/txcript-rec-opencode';
+
+const text = (t: string): ScriptBlock => ({ type: 'text', text: t });
+const think = (thinking: string, signature: string): ScriptBlock => ({ type: 'thinking', thinking, signature });
+const tool = (id: string, name: string, input: Record<string, unknown>): ScriptBlock => ({ type: 'tool_use', id, name, input });
+const bash = (id: string, command: string, description: string): ScriptBlock => tool(id, 'bash', { command, description });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The session id a `run --format json` printed (its first event names it). */
+function sessionIdOf(stdout: string): string {
+  for (const line of stdout.split('\n')) {
+    try {
+      const o = JSON.parse(line) as { sessionID?: unknown };
+      if (typeof o.sessionID === 'string') return o.sessionID;
+    } catch {
+      // not an event line
+    }
+  }
+  throw new Error(`opencode run printed no session id:\n${stdout.slice(0, 2000)}`);
+}
+
+/** `opencode run --format json [-s ID] [-f FILE] PROMPT`; fails unless it exits 0; returns the session id. */
+async function opencodeRun(dirs: OpencodeScenarioDirs, prompt: string, what: string, opts: { session?: string; files?: string[] } = {}): Promise<string> {
+  const args = ['run', '--format', 'json'];
+  if (opts.session) args.push('--session', opts.session);
+  for (const f of opts.files ?? []) args.push('--file', f);
+  // `--` so the prompt's words are never read as options after a --file list.
+  const r = await runOpencode({ args: [...args, '--', ...promptArgs(prompt)], home: dirs.home, cwd: dirs.cwd, timeoutMs: 180_000 });
+  if (r.timedOut || r.code !== 0) throw new Error(`${what}: opencode exited ${r.code ?? r.signal}${r.timedOut ? ' (timed out)' : ''}\nstdout: ${r.stdout.slice(0, 2000)}\nstderr: ${r.stderr.slice(0, 2000)}`);
+  return sessionIdOf(r.stdout);
+}
+
+/** `opencode run PROMPT`, sent SIGINT (a Ctrl-C) once `when()` holds; resolves when the client is gone. */
+async function interruptedRun(dirs: OpencodeScenarioDirs, prompt: string, when: () => boolean): Promise<void> {
+  const env = opencodeEnv(dirs.home);
+  mkdirSync(env.TMPDIR!, { recursive: true });
+  const args = ['-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), opencodeBinary(), 'run', '--', ...promptArgs(prompt)];
+  const child = spawn('/usr/bin/env', args, { cwd: dirs.cwd, stdio: ['ignore', 'ignore', 'ignore'], env: {} });
+  const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  const started = Date.now();
+  while (!when()) {
+    if (child.exitCode !== null) throw new Error('opencode run ended before it could be interrupted');
+    if (Date.now() - started > 120_000) {
+      child.kill('SIGKILL');
+      throw new Error('the moment to interrupt never came');
+    }
+    await sleep(100);
+  }
+  child.kill('SIGINT');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  await closed;
+  clearTimeout(timer);
+}
+
+/** Run `fn` against a server started in the scenario's folders, closing it whatever happens. */
+async function withServer(dirs: OpencodeScenarioDirs, fn: (server: OpencodeServer) => Promise<void>): Promise<void> {
+  const server = await startOpencodeServer(dirs.home, dirs.cwd);
+  try {
+    await fn(server);
+  } finally {
+    await server.close();
+  }
+}
+
+/** Wait until the mock has answered `n` main requests. */
+async function mainRequests(mock: MockApi, n: number): Promise<void> {
+  const until = Date.now() + 120_000;
+  while (mock.messagesRequests('main').length < n) {
+    if (Date.now() > until) throw new Error(`the client sent ${mock.messagesRequests('main').length} main requests, not ${n}`);
+    await sleep(100);
+  }
+}
+
+const TASK_PROMPT = 'List the files of the working directory and report their names.';
+
+/** The scenarios, in recording order. */
+export const opencodeScenarios: OpencodeScenario[] = [
+  {
+    name: 'plain',
+    shows: 'one prompt answered with reasoning (an Anthropic signature in its metadata) and text',
+    expects: ['role:user', 'role:assistant', 'part:reasoning', 'part:text', 'part:step-start', 'part:step-finish'],
+    script: { main: [{ content: [think('The user greets me; I answer briefly.', 'c2lnbmF0dXJlLXBsYWlu'), text('Hello! I am a mock assistant.')] }] },
+    run: async (dirs) => {
+      await opencodeRun(dirs, 'Hello, who are you?', 'plain');
+    },
+  },
+  {
+    name: 'resume',
+    shows: 'a session continued with `opencode run --session ID`: two user turns, each answered',
+    expects: ['role:user', 'role:assistant', 'part:text'],
+    script: { main: [{ content: [text('The capital of France is Paris.')] }, { content: [text('You asked about the capital of France.')] }] },
+    run: async (dirs) => {
+      const id = await opencodeRun(dirs, 'What is the capital of France?', 'resume first prompt');
+      await opencodeRun(dirs, 'What did I ask you before?', 'resume second prompt', { session: id });
+    },
+  },
+  {
+    name: 'tools',
+    shows: 'bash that succeeds, bash that fails (exit 2: still a completed call, the exit code in metadata), and read of a missing file (a call in state error)',
+    expects: ['part:tool', 'tool:bash', 'tool:read', 'state:completed', 'state:error'],
+    script: {
+      main: [
+        { content: [text('I will run a command.'), bash('toolu_01ToolsBashOk000000001', 'echo hello from bash', 'Print a greeting')] },
+        { content: [bash('toolu_01ToolsBashFail00000001', 'ls /nonexistent-dir-for-fixture', 'List a missing folder')] },
+        { content: [tool('toolu_01ToolsReadMissing0001', 'read', { filePath: '/tmp/txcript-rec-opencode/tools/work/missing.txt' })] },
+        { content: [text('The greeting printed; the folder and the file do not exist.')] },
+      ],
+    },
+    run: async (dirs) => {
+      await opencodeRun(dirs, 'Run a command, list a missing folder, then read missing.txt.', 'tools');
+    },
+  },
+  {
+    name: 'parallel',
+    shows: 'two bash calls in one response (after reasoning), both answered before the next request',
+    expects: ['part:tool', 'part:reasoning', 'state:completed'],
+    setup: (dirs) => writeFileSync(path.join(dirs.cwd, 'notes.txt'), 'one\ntwo\n'),
+    script: {
+      main: [
+        { content: [think('Both commands are independent.', 'c2lnbmF0dXJlLXBhcmFsbGVs'), bash('toolu_01ParallelCat000000001', 'cat notes.txt', 'Show notes.txt'), bash('toolu_01ParallelWc0000000001', 'wc -l notes.txt', 'Count its lines')] },
+        { content: [text('notes.txt has two lines: one, two.')] },
+      ],
+    },
+    run: async (dirs) => {
+      await opencodeRun(dirs, 'Show notes.txt and count its lines.', 'parallel');
+    },
+  },
+  {
+    name: 'image',
+    shows: 'a PNG attached to the prompt (`--file`: a file part with a data URL, after the synthetic texts of the Read the client ran), then the model reads it (a tool result with the image as an attachment)',
+    expects: ['part:file', 'file:image/png', 'synthetic:text', 'attachment:image/png'],
+    setup: (dirs) => writeFileSync(path.join(dirs.cwd, 'red-square.png'), smallPng()),
+    script: {
+      main: [
+        { content: [tool('toolu_01ImageRead00000000001', 'read', { filePath: '/tmp/txcript-rec-opencode/image/work/red-square.png' })] },
+        { content: [text('The image is a red square on a white background.')] },
+      ],
+    },
+    run: async (dirs) => {
+      await opencodeRun(dirs, 'What is in this image?', 'image', { files: [path.join(dirs.cwd, 'red-square.png')] });
+    },
+  },
+  {
+    name: 'compaction',
+    shows: 'an automatic compaction (a model limit of 1200 tokens): a user message with a compaction part, the summary (an assistant message with summary true), the synthetic "Continue" prompt and its answer',
+    expects: ['part:compaction', 'summary:true', 'synthetic:text'],
+    config: { limit: { context: 1200, output: 1000 } },
+    script: {
+      main: [
+        { content: [text('First answer, before any compaction. ' + 'More words of a long answer. '.repeat(20))] },
+        { content: [text('Second answer, which fills the context.')] },
+        { content: [text('Third answer, after the compaction.')] },
+      ],
+      compact: [{ content: [text('## Goal\nAnswer the user twice.\n\n## Progress\n- Two answers were given.')] }],
+    },
+    run: async (dirs) => {
+      const id = await opencodeRun(dirs, 'Give a first answer. ' + 'Some padding text. '.repeat(30), 'compaction first prompt');
+      await opencodeRun(dirs, 'Now answer again.', 'compaction second prompt', { session: id });
+    },
+  },
+  {
+    name: 'compact-command',
+    shows: 'a compaction asked for (the server\'s summarize, what /compact does): a compaction part with auto false, its summary, then a new prompt',
+    expects: ['part:compaction', 'summary:true'],
+    script: {
+      main: [{ content: [text('Here is a first answer.')] }, { content: [text('An answer after the compaction.')] }],
+      compact: [{ content: [text('## Goal\nKeep talking.\n\n## Progress\n- One answer was given.')] }],
+    },
+    run: async (dirs, mock) => {
+      await withServer(dirs, async (server) => {
+        const s = await server.request('POST', '/session', {});
+        await server.request('POST', `/session/${s.id}/prompt_async`, { parts: [{ type: 'text', text: 'Give a first answer.' }] });
+        await mainRequests(mock, 1);
+        await server.idle(s.id);
+        await server.request('POST', `/session/${s.id}/summarize`, { providerID: 'anthropic', modelID: 'claude-mock' });
+        await server.idle(s.id);
+        await server.request('POST', `/session/${s.id}/prompt_async`, { parts: [{ type: 'text', text: 'Answer after the compaction.' }] });
+        await mainRequests(mock, 2);
+        await server.idle(s.id);
+      });
+    },
+  },
+  {
+    name: 'aborted',
+    shows: 'turns aborted the way the interactive UI does (the server\'s abort): one while its bash call runs, one while its text streams; each assistant message ends with a MessageAbortedError; then a turn that completes',
+    expects: ['error:MessageAbortedError', 'part:tool', 'part:text'],
+    script: {
+      main: [
+        { content: [text('Waiting.'), bash('toolu_01AbortedSleep00000001', 'sleep 30', 'Wait half a minute')] },
+        { content: [text('A slow answer that is streamed piece by piece. '.repeat(10))], delayMs: 300 },
+        { content: [text('A quick answer.')] },
+      ],
+    },
+    run: async (dirs, mock) => {
+      await withServer(dirs, async (server) => {
+        const s = await server.request('POST', '/session', {});
+        await server.request('POST', `/session/${s.id}/prompt_async`, { parts: [{ type: 'text', text: 'Wait for a while.' }] });
+        await mainRequests(mock, 1);
+        await sleep(1500);
+        await server.request('POST', `/session/${s.id}/abort`);
+        await server.idle(s.id);
+        await server.request('POST', `/session/${s.id}/prompt_async`, { parts: [{ type: 'text', text: 'Say something slowly.' }] });
+        await mainRequests(mock, 2);
+        await sleep(1500);
+        await server.request('POST', `/session/${s.id}/abort`);
+        await server.idle(s.id);
+        await server.request('POST', `/session/${s.id}/prompt_async`, { parts: [{ type: 'text', text: 'Now answer quickly.' }] });
+        await mainRequests(mock, 3);
+        await server.idle(s.id);
+      });
+    },
+  },
+  {
+    name: 'interrupted',
+    shows: '`opencode run` stopped by Ctrl-C (SIGINT) while its bash call runs: the client exits at once, leaving the call in state running and the assistant message without a completed time',
+    expects: ['state:running'],
+    script: { main: [{ content: [text('Sleeping.'), bash('toolu_01InterruptedSleep0000001', 'sleep 30', 'Wait half a minute')] }] },
+    run: async (dirs, mock) => {
+      // The call has started once the first request is answered; give the client a moment to store it.
+      let answeredAt = 0;
+      await interruptedRun(dirs, 'Start something slow.', () => {
+        if (mock.messagesRequests('main').length === 0) return false;
+        answeredAt ||= Date.now();
+        return Date.now() - answeredAt > 2500;
+      });
+    },
+  },
+  {
+    name: 'subagent',
+    shows: 'a task call: the client runs a subagent in a child session (parentID set, exported on its own), whose answer becomes the task result',
+    expects: ['tool:task', 'session:child'],
+    subagentPrompts: [TASK_PROMPT],
+    script: {
+      main: [
+        { content: [tool('toolu_01SubagentTask000000001', 'task', { description: 'List the files', prompt: TASK_PROMPT, subagent_type: 'general' })] },
+        { content: [text('The subagent found no files.')] },
+      ],
+      subagent: [{ content: [text('The working directory holds no files.')] }],
+    },
+    run: async (dirs) => {
+      await opencodeRun(dirs, 'Ask a subagent to list the files.', 'subagent');
+    },
+  },
+];
+
+/** Every session id of the scratch store, oldest first (through the client's own `opencode db`). */
+async function storedSessions(dirs: OpencodeScenarioDirs): Promise<string[]> {
+  const r = await runOpencode({ args: ['db', '--format', 'json', 'SELECT id FROM session ORDER BY time_created, id'], home: dirs.home, cwd: dirs.cwd });
+  if (r.code !== 0) throw new Error(`opencode db failed: ${r.stderr.slice(0, 1000)}`);
+  return (JSON.parse(r.stdout) as { id: string }[]).map((row) => row.id);
+}
+
+/** Record one scenario into `outRoot/<name>/<session id>.json`. */
+export async function recordOpencodeScenario(sc: OpencodeScenario, outRoot: string): Promise<void> {
+  const root = path.join(REC_ROOT, sc.name);
+  rmSync(root, { recursive: true, force: true });
+  const dirs: OpencodeScenarioDirs = { root, home: path.join(root, 'home'), cwd: path.join(root, 'work') };
+  mkdirSync(dirs.cwd, { recursive: true });
+  const mock = await startOpencodeMock(sc.script, sc.subagentPrompts);
+  writeOpencodeHome(dirs.home, mock.url, sc.config);
+  sc.setup?.(dirs);
+  try {
+    await sc.run(dirs, mock);
+  } finally {
+    await mock.close();
+    writeFileSync(path.join(root, 'requests.json'), JSON.stringify(mock.requests));
+  }
+  if (existsSync(path.join(dirs.home, '.npm'))) throw new Error(`${sc.name}: the client reached for the npm registry (${dirs.home}/.npm exists)`);
+  const dest = path.join(outRoot, sc.name);
+  rmSync(dest, { recursive: true, force: true });
+  mkdirSync(dest, { recursive: true });
+  for (const id of await storedSessions(dirs)) {
+    const r = await runOpencode({ args: ['export', id], home: dirs.home, cwd: dirs.cwd });
+    if (r.code !== 0) throw new Error(`opencode export ${id} failed: ${r.stderr.slice(0, 1000)}`);
+    writeFileSync(path.join(dest, `${id}.json`), r.stdout);
+  }
+  const have = exportCensus(dest);
+  const missing = sc.expects.filter((e) => !have.has(e));
+  if (missing.length) throw new Error(`recorded, but the sessions do not show ${missing.join(', ')}`);
+}
+
+function readme(outRoot: string): string {
+  const rows = opencodeScenarios.map((sc) => {
+    const dir = path.join(outRoot, sc.name);
+    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).length : 0;
+    const parts = existsSync(dir) ? [...exportCensus(dir)].filter((t) => t.startsWith('part:')).sort().map((t) => '`' + t.slice(5) + '`').join(', ') : '';
+    return `| ${sc.name} | ${sc.shows.replace(/\|/g, '\\|')} | ${files} | ${parts || '—'} |`;
+  });
+  return [
+    '# Recorded OpenCode sessions',
+    '',
+    `Sessions stored by the real OpenCode client ${OPENCODE_VERSION} (see CLI_VERSION), driven offline with`,
+    '`opencode run` (and, for aborts and asked-for compactions, its headless server) against the scripted',
+    'mock Messages API in test/harness/opencode/mock.ts. Re-record all with `npm run record:opencode`',
+    '(or `npm run build && node build/test/harness/opencode/record.js NAME…`).',
+    'Each scenario ran in `/tmp/txcript-rec-opencode/<scenario>/` (HOME `home/`, cwd `work/`), so paths in',
+    'the files are stable; ids and timestamps change on every recording.',
+    '',
+    'Each file is `opencode export ID` of one session of the scratch store, byte for byte as the client',
+    'printed it (`<ID>.json`); a scenario with a subagent has the child session too. The export document',
+    'is what the client itself reads back (`opencode import FILE`); the SQLite store it came from is binary,',
+    'holds every other table of the client (an event log, migrations, projects) and is not reproducible',
+    'byte for byte, so it is not kept. Nothing was scrubbed or edited by hand.',
+    '',
+    '| scenario | shows | sessions | part types |',
+    '|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
+async function main(args: string[]): Promise<number> {
+  let outRoot = path.join(repoRoot(), 'fixtures', 'recorded-opencode');
+  let readmeOnly = false;
+  const argv: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--out' && args[i + 1]) outRoot = path.resolve(args[++i]!);
+    else if (args[i] === '--readme') readmeOnly = true;
+    else argv.push(args[i]!);
+  }
+  if (readmeOnly) {
+    writeFileSync(path.join(outRoot, 'README.md'), readme(outRoot));
+    return 0;
+  }
+  const wanted = argv.length ? argv : opencodeScenarios.map((s) => s.name);
+  const unknown = wanted.filter((w) => !opencodeScenarios.some((s) => s.name === w));
+  if (unknown.length) {
+    process.stderr.write(`record:opencode: unknown scenario ${unknown.join(', ')} (known: ${opencodeScenarios.map((s) => s.name).join(', ')})\n`);
+    return 2;
+  }
+  opencodeBinary();
+  mkdirSync(outRoot, { recursive: true });
+  writeFileSync(path.join(outRoot, 'CLI_VERSION'), OPENCODE_VERSION + '\n');
+  let failed = 0;
+  for (const name of wanted) {
+    const sc = opencodeScenarios.find((s) => s.name === name)!;
+    const t1 = Date.now();
+    try {
+      await recordOpencodeScenario(sc, outRoot);
+      process.stderr.write(`record:opencode: ${name} ok in ${((Date.now() - t1) / 1000).toFixed(1)}s\n`);
+    } catch (err) {
+      failed++;
+      process.stderr.write(`record:opencode: ${name} FAILED: ${(err as Error).message}\n`);
+    }
+  }
+  writeFileSync(path.join(outRoot, 'README.md'), readme(outRoot));
+  return failed ? 1 : 0;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      process.stderr.write(`record:opencode: ${(err as Error).stack ?? String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}
+
