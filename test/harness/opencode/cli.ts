@@ -67,7 +67,9 @@ export interface OpencodeConfigOptions {
 
 /** `opencode.json` for running offline against the mock at `baseUrl` (http://127.0.0.1:PORT). */
 export function opencodeConfig(baseUrl: string, opts: OpencodeConfigOptions = {}): object {
-  const model: Record<string, unknown> = { name: OPENCODE_MODEL };
+  // Images and PDFs in: a model the client does not know takes text alone, and the client
+  // then sends an attached image as the text "ERROR: Cannot read … (this model does not support image input)".
+  const model: Record<string, unknown> = { name: OPENCODE_MODEL, modalities: { input: ['text', 'image', 'pdf'], output: ['text'] } };
   if (opts.limit) model.limit = opts.limit;
   return {
     $schema: 'https://opencode.ai/config.json',
