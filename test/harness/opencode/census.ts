@@ -15,7 +15,7 @@ export function exportFiles(dir: string): string[] {
  * Census tokens of a folder of export documents: `role:R`, `part:T` (part types),
  * `tool:NAME`, `state:S` (tool states), `file:MIME` (file parts), `attachment:MIME` (tool
  * result attachments), `synthetic:T`, `error:NAME` (message errors), `summary:true`,
- * `session:child` (a session with a parentID).
+ * `session:child` (a session with a parentID), `compaction:tail` (a compaction that kept a tail).
  */
 export function exportCensus(dir: string): Set<string> {
   const tokens = new Set<string>();
@@ -28,6 +28,7 @@ export function exportCensus(dir: string): Set<string> {
       if (m.info?.summary === true) tokens.add('summary:true');
       for (const p of m.parts ?? []) {
         tokens.add(`part:${String(p?.type)}`);
+        if (p?.type === 'compaction' && typeof p.tail_start_id === 'string') tokens.add('compaction:tail');
         if (p?.synthetic) tokens.add(`synthetic:${String(p.type)}`);
         if (p?.type === 'file') tokens.add(`file:${String(p.mime)}`);
         if (p?.type === 'tool') {

@@ -202,6 +202,24 @@ export const opencodeScenarios: OpencodeScenario[] = [
     },
   },
   {
+    name: 'compaction-tail',
+    shows: 'an automatic compaction that keeps the last turn (`compaction.tail_turns` 1): the compaction part names the tail\'s first message (tail_start_id), which the client sends after the summary',
+    expects: ['part:compaction', 'compaction:tail', 'summary:true'],
+    config: { limit: { context: 1200, output: 1000 }, extra: { compaction: { tail_turns: 1, preserve_recent_tokens: 4000 } } },
+    script: {
+      main: [
+        { content: [text('First answer, before any compaction. ' + 'More words of a long answer. '.repeat(20))] },
+        { content: [text('Second answer, which fills the context.')] },
+        { content: [text('Third answer, after the compaction.')] },
+      ],
+      compact: [{ content: [text('## Goal\nAnswer the user.\n\n## Progress\n- The first answer was given.')] }],
+    },
+    run: async (dirs) => {
+      const id = await opencodeRun(dirs, 'Give a first answer. ' + 'Some padding text. '.repeat(30), 'compaction-tail first prompt');
+      await opencodeRun(dirs, 'Now answer again.', 'compaction-tail second prompt', { session: id });
+    },
+  },
+  {
     name: 'compact-command',
     shows: 'a compaction asked for (the server\'s summarize, what /compact does): a compaction part with auto false, its summary, then a new prompt',
     expects: ['part:compaction', 'summary:true'],
