@@ -69,12 +69,18 @@ export function droppedAssistant(m: MessageWithParts): boolean {
   return !(aborted && m.parts.some((p) => isObject(p) && p.type !== 'step-start' && p.type !== 'reasoning'));
 }
 
-const FINISH: Record<string, string> = { stop: 'end_turn', 'tool-calls': 'tool_use', length: 'max_tokens', 'content-filter': 'refusal' };
+// Keyed by a value from the session: a Map, so `constructor` is a finish reason like any other.
+const FINISH = new Map([
+  ['stop', 'end_turn'],
+  ['tool-calls', 'tool_use'],
+  ['length', 'max_tokens'],
+  ['content-filter', 'refusal'],
+]);
 
 /** The client's finish reason as the API's stop_reason (others pass as they are). */
 export function stopReason(finish: unknown): string | null {
   if (typeof finish !== 'string') return null;
-  return FINISH[finish] ?? finish;
+  return FINISH.get(finish) ?? finish;
 }
 
 /** The client's token counts in Common's fields: input without cached input, output with reasoning. */

@@ -3,6 +3,7 @@
 // command-line engine takes no parameters): ids are checked against the client's id
 // shape first, and text is quoted, with a string holding NUL written as a blob cast to
 // text (a quoted literal would end there).
+import path from 'node:path';
 import { messageRows, sessionRow, type Row } from './db-rows.js';
 import { ID_PREFIX, type MessageWithParts, type SessionInfo } from './shape.js';
 
@@ -43,6 +44,16 @@ export function sessionQueries(id: string): { session: string; messages: string;
 function insert(table: string, row: Row): string {
   const cols = Object.keys(row);
   return `INSERT INTO ${table} (${cols.map((c) => `"${c}"`).join(', ')}) VALUES (${cols.map((c) => literal(row[c])).join(', ')});`;
+}
+
+/**
+ * A session's info moved to the folder it is resumed in, as `opencode import` does:
+ * `directory`, and `path` relative to the project's worktree ("/" for the global project).
+ * The client resumes a session only in its own folder: `opencode run --session ID`
+ * elsewhere sends the request but never ends (1.18.33).
+ */
+export function sessionPlacedIn(info: SessionInfo, directory: string, worktree = '/'): SessionInfo {
+  return { ...info, directory, path: path.relative(path.resolve(worktree), directory).replaceAll('\\', '/') };
 }
 
 /** Where a session is written. */

@@ -13,7 +13,7 @@ const next = (prefix: string) => `${prefix}_${(++counter).toString(16).padStart(
 
 /** A session info. */
 export function sessionInfo(extra: Partial<SessionInfo> = {}): SessionInfo {
-  return { id: SID, slug: 'test-session', projectID: 'global', directory: '/work/dir', title: 'A test', version: '1.18.33', time: { created: 1_700_000_000_000, updated: 1_700_000_000_000 }, ...extra };
+  return { id: SID, slug: 'test-session', projectID: 'global', directory: '/home/user/project', title: 'A test', version: '1.18.33', time: { created: 1_700_000_000_000, updated: 1_700_000_000_000 }, ...extra };
 }
 
 /** A part of a message (ids filled in). */
@@ -31,7 +31,7 @@ export function user(parts: Record<string, unknown>[], extra: Record<string, unk
 export function assistant(parts: Record<string, unknown>[], extra: Record<string, unknown> = {}): MessageWithParts {
   const id = next('msg');
   const tokens = { input: 10, output: 5, reasoning: 0, cache: { read: 0, write: 0 } };
-  const info = { parentID: 'msg_000000000000TestParent0000', role: 'assistant', mode: 'build', agent: 'build', path: { cwd: '/work/dir', root: '/' }, cost: 0, tokens, modelID: 'claude-x', providerID: 'anthropic', time: { created: 1_700_000_000_000 + counter, completed: 1_700_000_000_001 + counter }, finish: 'stop', ...extra, id, sessionID: SID };
+  const info = { parentID: 'msg_000000000000TestParent0000', role: 'assistant', mode: 'build', agent: 'build', path: { cwd: '/home/user/project', root: '/' }, cost: 0, tokens, modelID: 'claude-x', providerID: 'anthropic', time: { created: 1_700_000_000_000 + counter, completed: 1_700_000_000_001 + counter }, finish: 'stop', ...extra, id, sessionID: SID };
   return { info: info as any, parts: parts.map((f) => part(id, f)) };
 }
 

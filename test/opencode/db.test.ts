@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { messageOfRows, messageRows, sessionOfRow, sessionRow } from '../../lib/opencode/db-rows.js';
-import { checkedSessionId, insertSessionScript, literal } from '../../lib/opencode/db-sql.js';
+import { checkedSessionId, insertSessionScript, literal, sessionPlacedIn } from '../../lib/opencode/db-sql.js';
 import type { MessageWithParts, SessionInfo } from '../../lib/opencode/shape.js';
 import { localEngine } from '../../lib/opencode/sqlite-engines.js';
 import { listSessions, opencodeDbPath, sessionLines } from '../../lib/opencode/store.js';
@@ -35,6 +35,14 @@ t.test('SQL literals: quotes doubled, NUL through a blob, numbers and NULL as th
   t.throws(() => literal(Infinity));
   t.equal(checkedSessionId('ses_abc123'), 'ses_abc123');
   t.throws(() => checkedSessionId("ses_x' OR 1=1 --"), /not an OpenCode session id/);
+  t.end();
+});
+
+t.test('a session placed in a folder gets its directory, and its path relative to the worktree, as import gives them', (t) => {
+  const info = recordedLines(recordedExports()[0]!.file)[0] as SessionInfo;
+  t.match(sessionPlacedIn(info, '/home/u/app'), { id: info.id, directory: '/home/u/app', path: 'home/u/app' });
+  t.match(sessionPlacedIn(info, '/repo/sub', '/repo'), { directory: '/repo/sub', path: 'sub' });
+  t.equal(info.directory.startsWith('/tmp/'), true, 'the original is left as it was');
   t.end();
 });
 

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { ExportReader, layOut } from '../../lib/opencode/export-document.js';
-import { exportDocumentOf, exportFileUnits, exportTextUnits } from '../../lib/opencode/export-file.js';
+import { exportDocumentOf, exportFileUnits, exportTextUnits, recordOf } from '../../lib/opencode/export-file.js';
 import { assistant, recordedExports, sessionInfo, user } from './build.js';
 
 const docOf = (lines: object[]) => [...exportDocumentOf(lines)].join('');
@@ -74,5 +74,20 @@ t.test('a document that leaves the layout after some messages keeps those and re
 t.test('a document cut short is an error, not fewer lines', (t) => {
   const text = JSON.stringify({ info: sessionInfo(), messages: [user([{ type: 'text', text: 'one' }])] }, null, 2);
   t.throws(() => exportTextUnits(text.slice(0, text.length - 20)), SyntaxError);
+  t.end();
+});
+
+t.test('a record per unit: harness opencode, the line its unit starts on, its kind, the unit as the line', (t) => {
+  const { file } = recordedExports().find((d) => d.scenario === 'resume')!;
+  const text = readFileSync(file, 'utf8');
+  const records = [...exportFileUnits(file)].map((u) => recordOf(u, 's.json'));
+  t.same(
+    records.map((r) => [r.harness, r.kind]),
+    [['opencode', 'meta'], ['opencode', 'prompt'], ['opencode', 'assistant'], ['opencode', 'prompt'], ['opencode', 'assistant']],
+  );
+  const lines = text.split('\n');
+  t.equal(lines[records[0]!.n - 1], '  "info": {', 'the info starts on its key\'s line');
+  t.ok(records.slice(1).every((r) => lines[r.n - 1] === '    {'), 'each message on its opening brace');
+  t.same(Object.keys(records[1]!), ['harness', 'n', 'src', 'kind', 'line'], 'line is the last key, as in every record');
   t.end();
 });

@@ -6,6 +6,7 @@ import type { CommonLine, CommonMessage } from '../../lib/common.js';
 import { CLEARED_TEXT, COMPACTION_TEXT, INTERRUPTED_TEXT } from '../../lib/opencode/blocks.js';
 import { OpencodeToCommon } from '../../lib/opencode/to-common.js';
 import type { MessageWithParts } from '../../lib/opencode/shape.js';
+import { CACHED_USAGE } from '../harness/opencode/scenarios.js';
 import { assistant, recordedExports, recordedLines, sessionInfo, toolPart, user } from './build.js';
 
 function convert(lines: object[], active = false): CommonLine[] {
@@ -178,7 +179,7 @@ t.test('a pruned tool output is cleared under --active, as the client sends it, 
 
 t.test('the session line: id, title, directory, version, first model, start, parent', (t) => {
   const [s] = convert([sessionInfo({ parentID: 'ses_parent' }), assistant([{ type: 'text', text: 'x' }], { modelID: 'claude-y' })]);
-  t.same(s, { type: 'session', harness: 'opencode', id: 'ses_000000000000TestSession000', title: 'A test', cwd: '/work/dir', version: '1.18.33', model: 'claude-y', started_at: '2023-11-14T22:13:20.000Z', parent: { session: 'ses_parent' } });
+  t.same(s, { type: 'session', harness: 'opencode', id: 'ses_000000000000TestSession000', title: 'A test', cwd: '/home/user/project', version: '1.18.33', model: 'claude-y', started_at: '2023-11-14T22:13:20.000Z', parent: { session: 'ses_parent' } });
   t.end();
 });
 
@@ -199,5 +200,16 @@ t.test('every recorded session converts, in both modes, to messages of alternati
       t.ok(ms.length > 0 && ms.every((m) => m.content.length > 0 && (m.role === 'user' || m.role === 'assistant')), `${scenario}${active ? ' --active' : ''}: ${ms.length} messages`);
     }
   }
+  t.end();
+});
+
+t.test("the client's stored tokens give the API's usage back: input without the cache, the cache counts apart", (t) => {
+  const doc = recordedExports().find((d) => d.scenario === 'cached-usage');
+  if (!doc) {
+    t.fail('fixtures/recorded-opencode/cached-usage is missing (npm run record:opencode cached-usage)');
+    return t.end();
+  }
+  const answer = messages(recordedLines(doc.file).slice(1)).find((m) => m.role === 'assistant')!;
+  t.same(answer.usage, { ...CACHED_USAGE, reasoning_output_tokens: 0 }, 'what the mock reported for the answer');
   t.end();
 });

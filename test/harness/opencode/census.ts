@@ -15,7 +15,7 @@ export function exportFiles(dir: string): string[] {
  * Census tokens of a folder of export documents: `role:R`, `part:T` (part types),
  * `tool:NAME`, `state:S` (tool states), `file:MIME` (file parts), `attachment:MIME` (tool
  * result attachments), `synthetic:T`, `error:NAME` (message errors), `summary:true`,
- * `session:child` (a session with a parentID), `compaction:tail` (a compaction that kept a tail).
+ * `session:child` (a session with a parentID), `compaction:tail` (a compaction that kept a tail), `tokens:cache-read` and `tokens:cache-write` (a message that counted them).
  */
 export function exportCensus(dir: string): Set<string> {
   const tokens = new Set<string>();
@@ -26,6 +26,8 @@ export function exportCensus(dir: string): Set<string> {
       tokens.add(`role:${String(m.info?.role)}`);
       if (m.info?.error?.name) tokens.add(`error:${String(m.info.error.name)}`);
       if (m.info?.summary === true) tokens.add('summary:true');
+      if (m.info?.tokens?.cache?.read > 0) tokens.add('tokens:cache-read');
+      if (m.info?.tokens?.cache?.write > 0) tokens.add('tokens:cache-write');
       for (const p of m.parts ?? []) {
         tokens.add(`part:${String(p?.type)}`);
         if (p?.type === 'compaction' && typeof p.tail_start_id === 'string') tokens.add('compaction:tail');

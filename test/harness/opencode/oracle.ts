@@ -11,7 +11,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { insertSessionScript } from '../../../lib/opencode/db-sql.js';
+import { insertSessionScript, sessionPlacedIn } from '../../../lib/opencode/db-sql.js';
 import { exportTextUnits } from '../../../lib/opencode/export-file.js';
 import type { MessageWithParts, SessionInfo } from '../../../lib/opencode/shape.js';
 import { localEngine } from '../../../lib/opencode/sqlite-engines.js';
@@ -50,7 +50,8 @@ async function loadBySql(text: string, home: string, cwd: string): Promise<strin
   if (!engine?.run) throw new Error('no SQLite on this machine to write with (node:sqlite or the sqlite3 command)');
   const { units } = exportTextUnits(text);
   const [info, ...messages] = units.map((u) => u.value);
-  engine.run(insertSessionScript(info as SessionInfo, messages as MessageWithParts[], { projectID: 'global', now: Date.now() }));
+  // As import does (and as an install must): the session lives in the folder it is resumed in.
+  engine.run(insertSessionScript(sessionPlacedIn(info as SessionInfo, cwd), messages as MessageWithParts[], { projectID: 'global', now: Date.now() }));
   return `written by ${engine.name}`;
 }
 
