@@ -1,8 +1,8 @@
 /**
  * tx-common against the real OpenCode client: for every recorded session, the Common
  * conversation (`--active`) is, block for block, what `opencode run --session ID` sends
- * once the session is in a fresh store, whether it got there by `opencode import` or by
- * txcript's own transaction on the database. The request-time differences are taken out
+ * once the session is in a fresh store by `opencode import` (opencode-common-sql.test.ts:
+ * by txcript's own transaction on the database). The request-time differences are taken out
  * by the named steps of opencode-compare.ts; any other difference fails.
  */
 import t from 'tap';
@@ -11,24 +11,23 @@ import { recordedOpencodeExports, resumeExport, type LoadVia } from '../harness/
 import { clientSide, commonOfExport, messagesOf, ourSide } from './opencode-compare.js';
 
 const skip = conformanceSkip();
+const via: LoadVia = 'import';
 
 t.test('there are recorded OpenCode sessions to compare against', (t) => {
   t.ok(recordedOpencodeExports().length >= 10, 'fixtures/recorded-opencode holds export documents (npm run record:opencode makes them)');
   t.end();
 });
 
-for (const via of ['import', 'sql'] as LoadVia[]) {
-  for (const { scenario, file } of recordedOpencodeExports()) {
-    t.test(`tx-common --active gives the conversation the client rebuilds from ${scenario}/${file.split('/').pop()} (loaded by ${via})`, { skip }, async (t) => {
-      const resumed = await resumeExport(file, { via });
-      if (!resumed.found) {
-        t.fail(`the client did not load the session: ${resumed.output.slice(0, 600)}`);
-        return;
-      }
-      const ours = ourSide(messagesOf(commonOfExport(file)));
-      const theirs = clientSide(resumed.messages);
-      t.equal(ours.length, theirs.length, 'as many messages as the client');
-      for (let i = 0; i < Math.max(ours.length, theirs.length); i++) t.same(ours[i], theirs[i], `message ${i + 1} (${theirs[i]?.role ?? ours[i]?.role})`);
-    });
-  }
+for (const { scenario, file } of recordedOpencodeExports()) {
+  t.test(`tx-common --active gives the conversation the client rebuilds from ${scenario}/${file.split('/').pop()} (loaded by ${via})`, { skip }, async (t) => {
+    const resumed = await resumeExport(file, { via });
+    if (!resumed.found) {
+      t.fail(`the client did not load the session: ${resumed.output.slice(0, 600)}`);
+      return;
+    }
+    const ours = ourSide(messagesOf(commonOfExport(file)));
+    const theirs = clientSide(resumed.messages);
+    t.equal(ours.length, theirs.length, 'as many messages as the client');
+    for (let i = 0; i < Math.max(ours.length, theirs.length); i++) t.same(ours[i], theirs[i], `message ${i + 1} (${theirs[i]?.role ?? ours[i]?.role})`);
+  });
 }

@@ -1,88 +1,20 @@
 /**
- * A Common session written as OpenCode loads in the real client with the same
- * conversation: every recorded OpenCode, Claude Code and Codex session goes through
- * tx-common (the OpenCode ones through lib/opencode directly), the OpenCode writer and an
- * export document into `opencode import`, and the conversation `opencode run --session`
- * then sends holds the same user texts, assistant texts, tool calls and results, in
- * order. Differences, each named: what OpenCode cannot hold (slash commands, the API's own
- * web searches: left out with a warning by the writer), and the client sending the
- * reasoning of another model's messages as plain text (its rule in toModelMessages).
+ * Every recorded OpenCode session, through lib/opencode's Common and back to OpenCode, loads
+ * in the real client with the same conversation (opencode-native-check.ts says how it is
+ * judged).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import type { CommonLine, CommonMessage, CommonSession } from '../../lib/common.js';
-import { commonTool } from '../../lib/commands/common.js';
-import { parseTool } from '../../lib/commands/parse.js';
-import { exportDocumentOf } from '../../lib/opencode/export-file.js';
-import { OpencodeWriter } from '../../lib/opencode/from-common.js';
 import { conformanceSkip } from '../harness/index.js';
-import { jsonlFiles } from '../harness/fixtures.js';
-import { recordedOpencodeExports, resumeExport } from '../harness/opencode/index.js';
-import { repo, runTool } from '../helpers.js';
-import { itemsOf, type Item } from '../opencode/items.js';
-import { clientSide, commonOfExport } from './opencode-compare.js';
+import { recordedOpencodeExports } from '../harness/opencode/index.js';
+import { commonOfExport } from './opencode-compare.js';
+import { checkWrittenSession } from './opencode-native-check.js';
 
 const skip = conformanceSkip();
-/** The model the oracle resumes with. */
-const RESUMING_MODEL = 'claude-mock';
-
-async function commonOfNative(file: string): Promise<CommonLine[]> {
-  const records = await runTool(parseTool, [file], []);
-  const common = await runTool(commonTool, ['--active'], [records.stdout]);
-  return common.stdout
-    .toString('utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as CommonLine);
-}
-
-/** The items the client should send for a Common conversation once written as OpenCode. */
-function expectedItems(messages: CommonMessage[]): Item[] {
-  const dropped = new Set<string>();
-  const out: Item[] = [];
-  for (const m of messages) {
-    const kept = m.content.filter((b: any) => {
-      if (b.type === 'tool_use' && (m.role === 'user' || b.native_type === 'web_search_call')) {
-        dropped.add(b.id);
-        return false;
-      }
-      return !(b.type === 'tool_result' && dropped.has(b.tool_use_id));
-    });
-    // Reasoning of a message of another model goes as text.
-    const other = m.role === 'assistant' && (m.model ?? 'unknown') !== RESUMING_MODEL;
-    const blocks = other ? kept.flatMap((b: any) => (b.type === 'thinking' ? (b.thinking.trim() ? [{ type: 'text', text: b.thinking }] : []) : b.type === 'redacted_thinking' ? [] : [b])) : kept;
-    out.push(...itemsOf([{ role: m.role, content: blocks }]));
-  }
-  return out;
-}
-
-const sources: { name: string; common: () => Promise<CommonLine[]> }[] = [
-  ...recordedOpencodeExports().map(({ scenario, file }) => ({ name: `opencode ${scenario}/${path.basename(file)}`, common: async () => commonOfExport(file, true) })),
-  ...[...jsonlFiles(repo('fixtures', 'recorded')), ...jsonlFiles(repo('fixtures', 'recorded-codex'))]
-    .filter((f) => !f.includes('/subagents/'))
-    .map((file) => ({ name: path.relative(repo('fixtures'), file), common: () => commonOfNative(file) })),
-];
+const sources = recordedOpencodeExports().map(({ scenario, file }) => ({ name: `opencode ${scenario}/${path.basename(file)}`, common: async () => commonOfExport(file, true) }));
 
 for (const src of sources) {
   t.test(`${src.name}: written as OpenCode, the client loads it and sends the same conversation`, { skip }, async (t) => {
-    const common = await src.common();
-    const session = common.find((l): l is CommonSession => l.type === 'session')!;
-    const messages = common.filter((l): l is CommonMessage => l.type === 'message');
-    const writer = new OpencodeWriter(session);
-    const lines: object[] = [writer.info()];
-    for (const m of messages) lines.push(...writer.message(m));
-    lines.push(...writer.finish());
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'txcript-opencode-native-'));
-    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-    const file = path.join(dir, 'session.json');
-    writeFileSync(file, [...exportDocumentOf(lines)].join(''));
-    const resumed = await resumeExport(file);
-    if (!resumed.found) {
-      t.fail(`the client did not load the written session: ${resumed.output.slice(0, 600)}`);
-      return;
-    }
-    t.same(itemsOf(clientSide(resumed.messages)), expectedItems(messages), 'the same items, in order');
+    await checkWrittenSession(t, await src.common());
   });
 }

@@ -154,3 +154,16 @@ t.test('recorded sessions of every harness go Common → OpenCode → Common wit
     t.same(itemsOfCommon(toCommon(lines)), itemsOfCommon(writable(before)), `${name}: the same items, but for slash commands and the API's own searches`);
   }
 });
+
+t.test('a slash command a person ran and a search the API ran itself are left out, each said; the prompt around them stays', (t) => {
+  const { lines, warnings } = write(SESSION, [
+    msg('user', [{ type: 'tool_use', id: 'cmd1', name: '/greet', input: { args: 'Ada' } }, { type: 'tool_result', tool_use_id: 'cmd1', content: 'greeted' }, { type: 'text', text: 'Greet Ada.' }]),
+    msg('assistant', [{ type: 'tool_use', id: 'ws1', name: 'web_search', input: { query: 'q' }, native_type: 'web_search_call' }, { type: 'text', text: 'Nothing found.' }]),
+  ]);
+  t.same(warnings, ['a slash command (/greet) has no OpenCode part, left out', 'a web search the API ran itself (no result to give back), left out']);
+  t.same(
+    (lines.slice(1) as MessageWithParts[]).map((m) => m.parts.filter((p) => p.type === 'text' || p.type === 'tool').map((p) => p.type + ':' + (p.text ?? p.tool))),
+    [['text:Greet Ada.'], ['text:Nothing found.']],
+  );
+  t.end();
+});

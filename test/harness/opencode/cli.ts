@@ -30,11 +30,17 @@ export function opencodeCacheDir(): string {
 
 const PLATFORMS: Record<string, string> = { linux: 'linux', darwin: 'darwin' };
 
-/** The native binary of the platform package (what the launcher package links to `bin/opencode.exe`). */
+/**
+ * The native binary: the one the launcher package's postinstall linked to
+ * `bin/opencode.exe` (it picks the build this CPU runs: baseline without AVX2, musl), else
+ * the platform package's own, when install scripts did not run.
+ */
 function findBinary(dir: string): string | null {
+  const modules = path.join(dir, 'node_modules');
+  const linked = path.join(modules, OPENCODE_PACKAGE, 'bin', 'opencode.exe');
+  if (existsSync(linked) && isNativeBinary(linked)) return linked;
   const platform = PLATFORMS[process.platform];
   if (!platform) return null;
-  const modules = path.join(dir, 'node_modules');
   for (const pkg of [`opencode-${platform}-${process.arch}`, `opencode-${platform}-${process.arch}-baseline`]) {
     const bin = path.join(modules, pkg, 'bin', 'opencode');
     if (existsSync(bin) && isNativeBinary(bin)) return bin;
