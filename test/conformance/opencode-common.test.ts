@@ -11,6 +11,9 @@ import { recordedOpencodeExports, resumeExport, type LoadVia } from '../harness/
 import { clientSide, commonOfExport, messagesOf, ourSide } from './opencode-compare.js';
 
 const skip = conformanceSkip();
+// Every session starts the client two or three times (1-3 s each, far more on a loaded
+// machine): the file may run past tap's usual 600 s.
+t.setTimeout(60 * 60 * 1000);
 const via: LoadVia = 'import';
 
 t.test('there are recorded OpenCode sessions to compare against', (t) => {

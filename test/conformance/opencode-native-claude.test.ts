@@ -12,6 +12,9 @@ import { commonOfNative } from './opencode-native-check.js';
 import { checkWrittenSession } from './opencode-native-check.js';
 
 const skip = conformanceSkip();
+// Every session starts the client two or three times (1-3 s each, far more on a loaded
+// machine): the file may run past tap's usual 600 s.
+t.setTimeout(60 * 60 * 1000);
 const sources = jsonlFiles(repo('fixtures', 'recorded'))
   .filter((f) => !f.includes('/subagents/'))
   .map((file) => ({ name: path.relative(repo('fixtures'), file), common: () => commonOfNative(file) }));

@@ -11,6 +11,9 @@ import { commonOfExport } from './opencode-compare.js';
 import { checkWrittenSession } from './opencode-native-check.js';
 
 const skip = conformanceSkip();
+// Every session starts the client two or three times (1-3 s each, far more on a loaded
+// machine): the file may run past tap's usual 600 s.
+t.setTimeout(60 * 60 * 1000);
 const sources = recordedOpencodeExports().map(({ scenario, file }) => ({ name: `opencode ${scenario}/${path.basename(file)}`, common: async () => commonOfExport(file, true) }));
 
 for (const src of sources) {

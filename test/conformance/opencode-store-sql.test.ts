@@ -17,6 +17,9 @@ import { conformanceSkip } from '../harness/index.js';
 import { opencodeBinary, opencodeEnv, recordedOpencodeExports, scratchStore, type ScratchStore } from '../harness/opencode/index.js';
 
 const skip = conformanceSkip();
+// Every session starts the client two or three times (1-3 s each, far more on a loaded
+// machine): the file may run past tap's usual 600 s.
+t.setTimeout(60 * 60 * 1000);
 
 const docOf = (file: string) => exportTextUnits(readFileSync(file, 'utf8')).units.map((u) => u.value) as [SessionInfo, ...MessageWithParts[]];
 
