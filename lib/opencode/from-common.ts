@@ -22,6 +22,12 @@ export interface OpencodeFromCommonOptions {
   cwd?: string;
   /** The provider of the messages' model (default: guessed from the model's name). */
   providerID?: string;
+  /**
+   * The model the session continues with. The client resumes with the model of the last
+   * user message, so a session from another harness must name one the user's OpenCode
+   * has (default: the model of the assistant messages so far).
+   */
+  continueWith?: { providerID: string; modelID: string };
   /** The client version the session claims (default 1.18.33, the version this writer was checked against). */
   version?: string;
   /** The time the session is written, for messages without a timestamp. */
@@ -158,7 +164,8 @@ export class OpencodeWriter {
     if (parts.length === 0) return null;
     this.lastUser = id;
     const model = this.model ?? 'unknown';
-    const info = { role: 'user', time: { created: time }, agent: 'build', model: { providerID: this.opts.providerID ?? providerOf(model), modelID: model }, id, sessionID: this.sessionID } as MessageInfo;
+    const continueWith = this.opts.continueWith ?? { providerID: this.opts.providerID ?? providerOf(model), modelID: model };
+    const info = { role: 'user', time: { created: time }, agent: 'build', model: { providerID: continueWith.providerID, modelID: continueWith.modelID }, id, sessionID: this.sessionID } as MessageInfo;
     return { info, parts };
   }
 

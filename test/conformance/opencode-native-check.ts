@@ -4,7 +4,8 @@
 // user texts, assistant texts, tool calls and results, in order. Differences, each named:
 // what OpenCode cannot hold (slash commands, the API's own web searches: left out with a
 // warning by the writer), and the client sending the reasoning of another model's
-// messages as plain text (its rule in toModelMessages).
+// messages as plain text (its rule in toModelMessages). The client resumes with the model
+// of the last user message, so the writer is told to name the oracle's (`continueWith`).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,7 +64,7 @@ interface Check {
 export async function checkWrittenSession(t: Check, common: CommonLine[]): Promise<void> {
   const session = common.find((l): l is CommonSession => l.type === 'session')!;
   const messages = common.filter((l): l is CommonMessage => l.type === 'message');
-  const writer = new OpencodeWriter(session);
+  const writer = new OpencodeWriter(session, { continueWith: { providerID: 'anthropic', modelID: RESUMING_MODEL } });
   const lines: object[] = [writer.info()];
   for (const m of messages) lines.push(...writer.message(m));
   lines.push(...writer.finish());
@@ -76,5 +77,6 @@ export async function checkWrittenSession(t: Check, common: CommonLine[]): Promi
     t.fail(`the client did not load the written session: ${resumed.output.slice(0, 600)}`);
     return;
   }
+  t.same(resumed.request.model, RESUMING_MODEL, 'the client continues with the model the writer named');
   t.same(itemsOf(clientSide(resumed.messages)), expectedItems(messages), 'the same items, in order');
 }

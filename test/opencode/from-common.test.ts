@@ -167,3 +167,14 @@ t.test('a slash command a person ran and a search the API ran itself are left ou
   );
   t.end();
 });
+
+t.test('the user messages name the model the session continues with: the assistant\'s so far, or the one asked for', (t) => {
+  const m = [msg('user', [{ type: 'text', text: 'a' }]), msg('assistant', [{ type: 'text', text: 'b' }], { model: 'gpt-5.5' }), msg('user', [{ type: 'text', text: 'c' }])];
+  const own = write({ ...SESSION, model: undefined }, m).lines.slice(1) as MessageWithParts[];
+  t.same(own[2]!.info.model, { providerID: 'openai', modelID: 'gpt-5.5' }, "the assistant's model, its provider guessed");
+  const w = new OpencodeWriter(SESSION, { now: 0, continueWith: { providerID: 'anthropic', modelID: 'claude-mock' } });
+  const lines = m.flatMap((x) => w.message(x));
+  t.same(lines.filter((l) => l.info.role === 'user').map((l) => l.info.model), [{ providerID: 'anthropic', modelID: 'claude-mock' }, { providerID: 'anthropic', modelID: 'claude-mock' }]);
+  t.equal(lines.find((l) => l.info.role === 'assistant')!.info.modelID, 'gpt-5.5', 'the answers keep their own model');
+  t.end();
+});
