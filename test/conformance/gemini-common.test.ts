@@ -1,0 +1,44 @@
+/**
+ * The Gemini codec's to-Common against the real Gemini CLI: for every recorded chat file,
+ * the Common conversation of the file (--active) is, part for part, the conversation
+ * `gemini --resume ID` sends (texts, calls, results, images, in order), once the
+ * differences gemini-compare.ts names are taken out; a file the client does not resume
+ * (no conversation in it) has no Common messages either. The same file handed over with
+ * `--session-file` gives the same conversation.
+ */
+import t from 'tap';
+import path from 'node:path';
+import { conformanceSkip } from '../harness/index.js';
+import { recordedGeminiChats, resumeChat } from '../harness/gemini/index.js';
+import { geminiCommonOf } from '../gemini/helpers.js';
+import { GEMINI_PROMPT, clientItems, commonItems } from './gemini-compare.js';
+
+const skip = conformanceSkip();
+const chats = recordedGeminiChats();
+
+t.test('there are recorded Gemini chat files to compare against', (t) => {
+  t.ok(chats.length > 0, 'fixtures/recorded-gemini holds chat files (npm run record:gemini makes them)');
+  t.end();
+});
+
+for (const c of chats) {
+  const name = `${c.scenario}/${path.basename(c.file)}`;
+  t.test(`Common --active of ${name} is the conversation gemini --resume rebuilds`, { skip }, async (t) => {
+    const ours = commonItems(geminiCommonOf(c.file).messages);
+    const resumed = await resumeChat(c.file, { prompt: GEMINI_PROMPT });
+    if (!resumed.found) {
+      t.equal(ours.length, 0, `the client does not resume this file, and Common has no conversation in it either (${resumed.output.trim().split('\n').pop()?.slice(0, 160)})`);
+      return;
+    }
+    const theirs = clientItems(resumed.contents);
+    t.equal(ours.length, theirs.length, 'as many parts as the client sent');
+    for (let i = 0; i < Math.max(ours.length, theirs.length); i++) t.same(ours[i], theirs[i], `part ${i + 1} (${theirs[i]?.role ?? ours[i]?.role})`);
+  });
+}
+
+const first = chats.find((c) => c.scenario === 'tools');
+t.test('the client rebuilds the same conversation from --session-file as from its store', { skip: skip || (first ? false : 'no tools recording') }, async (t) => {
+  const [store, imported] = await Promise.all([resumeChat(first!.file), resumeChat(first!.file, { via: 'session-file' })]);
+  t.ok(store.found && imported.found, 'both ways load the file');
+  if (store.found && imported.found) t.same(clientItems(imported.contents), clientItems(store.contents), 'the same parts');
+});
