@@ -8,6 +8,9 @@ import { isModeled, type Block, type CommonMessage } from '../../lib/common.js';
 /** The prompt the oracle's resume run sends. */
 export const GEMINI_PROMPT = 'ping';
 
+/** The model turn the client adds after results nobody answered (geminiChat.ts closeUnansweredToolResponseTurn). */
+export const INTERRUPTED_PLACEHOLDER = '[The previous response was interrupted before it completed.]';
+
 /** One part with its role, in the normal form both sides are compared in. */
 export interface Item {
   role: string;
@@ -35,11 +38,16 @@ function responseForm(response: unknown): Record<string, unknown> {
   return { output: typeof response === 'string' ? response : JSON.stringify(response ?? '') };
 }
 
-/** Step "thought signatures are the client's": a part less its `thoughtSignature` (the client adds a synthetic one to calls it sends). */
-function normalPart(p: Record<string, any>): Record<string, unknown> | null {
+/**
+ * A part in normal form. Step "thought signatures are the client's": a part less its
+ * `thoughtSignature` (the client adds a synthetic one to calls it sends). Step "empty text
+ * is not sent": the client drops an empty text part. A file reference is its URI.
+ */
+export function normalPart(p: Record<string, any>): Record<string, unknown> | null {
   if (p.thought) return null;
   if (p.functionCall) return { functionCall: { id: sentId(p.functionCall.id, p.functionCall.name), name: p.functionCall.name, args: p.functionCall.args ?? {} } };
   if (p.functionResponse) return { functionResponse: { id: sentId(p.functionResponse.id, p.functionResponse.name), name: p.functionResponse.name, response: responseForm(p.functionResponse.response) } };
+  if (p.fileData && typeof p.fileData === 'object') return { fileData: { fileUri: p.fileData.fileUri } };
   const { thoughtSignature: _s, ...rest } = p;
   if (typeof rest.text === 'string' && rest.text === '' && Object.keys(rest).length === 1) return null;
   return rest;
@@ -53,7 +61,8 @@ function normalPart(p: Record<string, any>): Record<string, unknown> | null {
  * carries it (and a third time from a checkpoint's `_response` message); a response whose
  * call id was answered before is dropped with the parts after it. Step "thoughts are not
  * sent": the client never sends a thought part (Common's thinking blocks are dropped on
- * its side). Consecutive contents of one role are one content once flattened.
+ * its side). Step "a closing turn after unanswered results": see below. Consecutive
+ * contents of one role are one content once flattened.
  */
 export function clientItems(contents: { role?: string; parts?: Record<string, any>[] }[]): Item[] {
   const items: Item[] = [];
@@ -75,6 +84,9 @@ export function clientItems(contents: { role?: string; parts?: Record<string, an
   });
   const last = items.at(-1);
   if (last && last.role === 'user' && last.part.text === GEMINI_PROMPT) items.pop();
+  // Step "a closing turn after unanswered results": sending a prompt after results the model never answered, the client first closes that turn with a placeholder answer.
+  const closing = items.at(-1);
+  if (closing && closing.role === 'model' && closing.part.text === INTERRUPTED_PLACEHOLDER && items.at(-2)?.role === 'user') items.pop();
   return items;
 }
 
@@ -82,7 +94,7 @@ function blockPart(b: Block): Record<string, unknown> | null {
   if (!isModeled(b)) return b.type === 'gemini_part' && b.part && typeof b.part === 'object' ? normalPart(b.part as Record<string, unknown>) : null;
   switch (b.type) {
     case 'text':
-      return { text: b.text };
+      return b.text === '' ? null : { text: b.text };
     case 'image':
       return b.source.type === 'base64' ? { inlineData: { mimeType: b.source.media_type, data: b.source.data } } : { fileData: { fileUri: b.source.url } };
     default:
