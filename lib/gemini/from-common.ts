@@ -159,8 +159,7 @@ export class CommonToGemini implements NativeWriter {
       fields.thoughts = thoughts;
     }
     if (m.usage) fields.tokens = tokensOfUsage(m.usage);
-    const model = m.model ?? this.session.model;
-    if (model !== undefined) fields.model = model;
+    if (m.model !== undefined) fields.model = m.model;
     if (calls.size > 0) fields.toolCalls = [...calls.values()];
     return { record: this.record(m.id, 'gemini', fields), calls };
   }
