@@ -12,6 +12,7 @@ import { installedVersion, installPinned, repoRoot, runIsolated, type IsolatedRe
 
 /** The Gemini CLI version every recorded session and conformance test uses. */
 export const GEMINI_VERSION = '0.61.0';
+/** The npm package of the CLI. */
 export const GEMINI_PACKAGE = '@google/gemini-cli';
 /** The model the recordings ask for (`--model`): a fixed name, so the client's router is not asked. */
 export const GEMINI_MODEL = 'gemini-2.5-flash';
