@@ -5,3 +5,5 @@ import { SessionStats } from './session-stats.js';
 
 /** The Claude Code codec as tx-stats uses it. */
 export const claudeStatsCodec: StatsCodec = { ...claudeLineCodec, stats: (id) => new SessionStats(id) };
+
+export default claudeStatsCodec;

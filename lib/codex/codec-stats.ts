@@ -5,3 +5,5 @@ import { CodexSessionStats } from './session-stats.js';
 
 /** The Codex codec as tx-stats uses it. */
 export const codexStatsCodec: StatsCodec = { ...codexLineCodec, stats: (id) => new CodexSessionStats(id) };
+
+export default codexStatsCodec;

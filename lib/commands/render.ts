@@ -1,10 +1,12 @@
 // tx-render: a session as a page people read. Common lines are rendered as they come;
 // records and native session lines are first converted by tx-common's own writer.
+import { DEFAULT_HARNESS } from '../codecs.js';
 import { CommonWriter, type CommonOut } from './common.js';
-import { splitLines } from '../core/lines.js';
-import { stdoutIsTerminal, UsageError, type Context, type Tool } from '../core/run.js';
-import { parsePhysicalLine } from '../parse-line.js';
-import { decodeLine, recordView, type Harness } from '../record.js';
+import { splitLines } from '../core/input/lines.js';
+import { stdoutIsTerminal, UsageError, type Context, type Tool } from '../core/tool.js';
+import { parsePhysicalLine } from '../records/parse-line.js';
+import { type Harness } from '../record.js';
+import { decodeLine, recordView } from '../records/record-bytes.js';
 import { HtmlPage, type PageSink } from '../render/html.js';
 import { MarkdownDoc } from '../render/markdown.js';
 import { CommonRenderer } from '../render/stream.js';
@@ -60,10 +62,10 @@ async function main(ctx: Context): Promise<void> {
     const problem = await renderer.line(value);
     if (problem) ctx.warn(where, problem);
   };
-  const writer = new CommonWriter(ctx, new CommonLines(common));
+  const writer = await CommonWriter.open(ctx, new CommonLines(common));
   try {
     for await (const input of ctx.inputs()) {
-      let previous: Harness = 'claude-code';
+      let previous: Harness = DEFAULT_HARNESS;
       for await (const line of splitLines(input.stream)) {
         if (line.bytes.length === 0) continue;
         where = { src: input.src, n: line.n };

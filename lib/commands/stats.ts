@@ -4,12 +4,13 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { isMainThread } from 'node:worker_threads';
-import { splitLines } from '../core/lines.js';
-import { readRecordBatches, type RecordStreamItem } from '../core/records.js';
-import { namedFileStream, UsageError, type Context, type Tool } from '../core/run.js';
+import { splitLines } from '../core/input/lines.js';
+import { readRecordBatches, type RecordStreamItem } from '../records/read.js';
+import { namedFileStream } from '../core/input/input-streams.js';
+import { UsageError, type Context, type Tool } from '../core/tool.js';
 import type { SessionCounter } from '../codec.js';
-import { statsCodecFor } from '../codecs-stats.js';
-import { parsePhysicalLine } from '../parse-line.js';
+import { DEFAULT_HARNESS, facetOf, loadAll, loadFacet } from '../codecs.js';
+import { parsePhysicalLine } from '../records/parse-line.js';
 import type { Harness } from '../record.js';
 
 const HELP = `usage: tx-stats [--subagents] [--jobs N] [--strict] [FILE|DIR...]
@@ -72,7 +73,7 @@ class Gathered {
       ctx.warn(item, 'not a record, skipped');
       return;
     }
-    const codec = statsCodecFor(rec.header.harness);
+    const codec = facetOf(rec.header.harness, 'codec-stats');
     let line: any;
     if (rec.header.kind !== 'invalid') {
       try {
@@ -139,7 +140,7 @@ class Gathered {
     const counters = new Map<string, SessionCounter>();
     for (const s of part.sessions) {
       let counter = this.sessions.get(s.key);
-      if (!counter) this.sessions.set(s.key, (counter = statsCodecFor(s.harness).stats(s.id)));
+      if (!counter) this.sessions.set(s.key, (counter = facetOf(s.harness, 'codec-stats').stats(s.id)));
       if (!counter.merge(s.counter)) {
         this.mismatch = true;
         return;
@@ -148,7 +149,7 @@ class Gathered {
       this.addSources(counter, s.harness, s.id, s.files);
     }
     for (const b of part.byFile) {
-      const counter = statsCodecFor(b.harness).stats(null);
+      const counter = facetOf(b.harness, 'codec-stats').stats(null);
       counter.merge(b.counter);
       this.byFile.set(b.file, counter);
       this.addSources(counter, b.harness, null, b.files);
@@ -178,7 +179,7 @@ class Gathered {
       const summary = stats.summary();
       if (ctx.args.subagents) {
         const s = this.sources.get(stats);
-        summary.subagent_totals = await subagentTotals(s?.harness ?? 'claude-code', s?.id ?? null, [...(s?.files ?? [])], this.read);
+        summary.subagent_totals = await subagentTotals(s?.harness ?? DEFAULT_HARNESS, s?.id ?? null, [...(s?.files ?? [])], this.read);
       }
       await ctx.out.writeJson(summary);
       // What a harness has no notion of is said once, not printed as zeros.
@@ -199,6 +200,7 @@ async function gather(ctx: Context): Promise<Gathered> {
 }
 
 async function main(ctx: Context): Promise<void | number> {
+  await loadAll('codec-stats');
   // On a worker: the counters of its one file go back to the main thread as data.
   if (ctx.proc.send) {
     ctx.proc.send((await gather(ctx)).part());
@@ -207,7 +209,7 @@ async function main(ctx: Context): Promise<void | number> {
   const several = isMainThread && ctx.files.length > 1 && !ctx.files.includes('-');
   // --jobs is checked whenever it is given, used only with several files.
   if (several || ctx.args.jobs !== undefined) {
-    const { jobsWanted, runOnWorkers } = await import('../core/workers.js');
+    const { jobsWanted, runOnWorkers } = await import('../core/parallel/workers.js');
     const jobs = await jobsWanted(ctx.args.jobs);
     if (typeof jobs === 'string') throw new UsageError(jobs);
     if (several && jobs > 1) {
@@ -253,9 +255,9 @@ function quietly(ctx: Context): Context {
  * or beside another file of the session) is not counted again.
  */
 async function subagentTotals(harness: Harness, id: string | null, files: string[], read: Set<string>): Promise<Record<string, unknown>> {
-  const counter = statsCodecFor(harness).stats(id);
+  const counter = facetOf(harness, 'codec-stats').stats(id);
   // The store is found through the whole codec, loaded only here (--subagents).
-  const { store } = (await import('../codecs.js')).codecFor(harness);
+  const { store } = await loadFacet(harness, 'codec');
   let transcripts = 0;
   for (const main of files) {
     for (const file of store?.subagentFiles(main) ?? []) {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'claude-code');
 const bin = (name: string) => join(ROOT, 'build', 'bin', `${name}.js`);
 const hasParallel = !spawnSync('parallel', ['--version'], { encoding: 'utf8' }).error;

@@ -9,7 +9,7 @@ import t from 'tap';
 import { nativeTool } from '../../lib/commands/native.js';
 import { parseTool } from '../../lib/commands/parse.js';
 import { redactTool } from '../../lib/commands/redact.js';
-import { decodeRecord } from '../../lib/record.js';
+import { decodeRecord } from '../../lib/records/record-bytes.js';
 import { corpusFiles, runTool } from '../helpers.js';
 
 const files = [...corpusFiles('claude-code'), ...corpusFiles('codex')];
