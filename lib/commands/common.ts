@@ -222,7 +222,7 @@ export const commonTool: Tool = {
   // A conversation's messages outlive their records: with a 4 MB young generation they
   // were promoted and collected again (16 files, --jobs 2: 1.1-1.2x slower); the
   // workers' usual 8 MB peaked 10-20 MB higher on the store (2,500 files: 148-160 MB
-  // against 128-141 MB at 6 MB, README: Speed).
+  // against 128-141 MB at 6 MB, docs/speed.md).
   parallel: { url: import.meta.url, youngMb: 6 },
   directories: true,
 };

@@ -5,7 +5,7 @@
 // that is more than the optimized code gives back in a short run. So while a run keeps
 // every core busy, V8 waits LATE_FACTOR times longer before it considers a function,
 // for LATE_MS; then it tiers as usual, so a long run gets its optimized code all the
-// same. Measured on 2 cores, --jobs 2, interleaved medians (README, "Tiering late").
+// same. Measured on 2 cores, --jobs 2, interleaved medians (docs/many-files.md, "Tiering late").
 import { setFlagsFromString } from 'node:v8';
 
 /**
