@@ -112,6 +112,8 @@ class Gathered {
 
   /** The counters as data, for a worker to send. */
   part(): Part {
+    // A message's chain ends with its file: what is held is counted before the counters go.
+    for (const counter of [...this.sessions.values(), ...this.byFile.values()]) counter.flush();
     const keyOf = new Map<SessionCounter, string>();
     for (const [key, counter] of this.sessions) keyOf.set(counter, key);
     const files = (c: SessionCounter) => [...(this.sources.get(c)?.files ?? [])];
