@@ -58,11 +58,12 @@ export class SessionStats {
   missing: Counts = keyed();
   invalidLines = 0;
 
-  constructor(
-    session: string | null,
-    private readonly sink: UsageSink | null = null,
-  ) {
+  private declare readonly sink: UsageSink | null;
+
+  constructor(session: string | null, sink: UsageSink | null = null) {
     this.session = session;
+    // Not enumerable: a worker sends its counters as structured clones, which a function is not.
+    Object.defineProperty(this, 'sink', { value: sink, enumerable: false });
   }
 
   /** Count one record; `line` is its parsed native line (undefined for invalid records). */

@@ -58,10 +58,15 @@ export class CodexSessionStats implements SessionCounter {
   /** The responses' usage and cost. */
   private priced = new UsageTally();
 
+  private declare readonly sink: UsageSink | null;
+
   constructor(
     private readonly session: string | null,
-    private readonly sink: UsageSink | null = null,
-  ) {}
+    sink: UsageSink | null = null,
+  ) {
+    // Not enumerable: a worker sends its counters as structured clones, which a function is not.
+    Object.defineProperty(this, 'sink', { value: sink, enumerable: false });
+  }
 
   /** Count one record; `line` is its parsed native line (undefined for invalid records). */
   add(header: RecordHeader, line: any): void {
