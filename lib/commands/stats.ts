@@ -259,7 +259,6 @@ class Gathered {
       }
     }
     const objects = buckets ? [...buckets.objects()] : rows;
-    noteUnpriced(ctx, objects);
     if (table) await ctx.out.write((await import('../usage/table.js')).usageTable(objects));
     else if (buckets) for (const o of objects) await ctx.out.writeJson(o);
   }
@@ -301,16 +300,6 @@ async function main(ctx: Context): Promise<void | number> {
     }
   }
   await (await gather(ctx, usage)).write(ctx);
-}
-
-/** Name once, on stderr, each model whose messages could not be priced. */
-function noteUnpriced(ctx: Context, objects: Record<string, unknown>[]): void {
-  const unpriced = new Map<string, number>();
-  for (const o of objects) {
-    const u = (o.unpriced_models ?? (o.coverage as Record<string, unknown> | undefined)?.unpriced_models) as Record<string, number> | undefined;
-    for (const [m, n] of Object.entries(u ?? {})) unpriced.set(m, (unpriced.get(m) ?? 0) + n);
-  }
-  for (const [m, n] of unpriced) ctx.note(`no price for model ${JSON.stringify(m)} (${n} message${n === 1 ? '' : 's'} with tokens): its cost_usd is null and left out of the totals; --prices FILE can give one`);
 }
 
 /** The context with its messages silenced and unreadable files passed over (they were named once already). */
