@@ -126,9 +126,10 @@ export class Buckets {
     o.cost_usd = dollars(b.tally.nanos);
     o.models = b.tally.byModelOutput('messages', true);
     o.unpriced_models = b.tally.unpriced();
-    // An hour names its sessions, so that hours merged from several machines make blocks
-    // whose session counts are exact (a session spans hours).
-    if (this.by === 'hour') o.session_ids = [...b.sessions].map((s) => s.slice(s.indexOf('\0') + 1)).sort();
+    // A bucket names its sessions (harness:id), so that buckets merged from other runs
+    // count a session once though its files were counted apart (a subagent's transcript,
+    // a session cut in parts), and hours make blocks with exact session counts.
+    o.session_ids = [...b.sessions].map((s) => s.replace('\0', ':')).sort();
     return o;
   }
 }

@@ -66,11 +66,10 @@ function takeBucket(groups: Map<By, Buckets>, o: Obj, usage: UsageOptions): stri
   if (by === 'hour') {
     bucket.hour = key === null ? null : Date.parse(key);
     bucket.id = `${harness}\0${bucket.hour}`;
-    for (const id of Array.isArray(o.session_ids) ? o.session_ids : []) bucket.sessions.add(`${harness}\0${String(id)}`);
-  } else {
-    bucket.moreSessions = Number(o.sessions) || 0;
-    bucket.id = by === 'session' ? `${harness}\0${key ?? ''}` : by === 'project' ? (key === null ? '' : `p${key}`) : (key ?? '');
-  }
+  } else bucket.id = by === 'session' ? `${harness}\0${key ?? ''}` : by === 'project' ? (key === null ? '' : `p${key}`) : (key ?? '');
+  // Sessions named are counted once however many runs saw them; without names, by number.
+  if (Array.isArray(o.session_ids)) for (const id of o.session_ids) bucket.sessions.add(String(id).replace(':', '\0'));
+  else bucket.moreSessions = Number(o.sessions) || 0;
   buckets.fold([bucket]);
   return null;
 }
