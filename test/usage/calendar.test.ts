@@ -72,3 +72,14 @@ t.test('usage errors: an unknown grouping, zone or date, and --since without --b
     t.match(r.stderr, why);
   }
 });
+
+t.test('--by day --subagents counts the subagent transcripts beside a session, as naming them does', async (t) => {
+  const dir = 'fixtures/recorded/subagent/projects/-tmp-txcript-rec-subagent-work';
+  const main = `${dir}/00000000-0000-4000-8000-0000000000d1.jsonl`;
+  const agent = `${dir}/00000000-0000-4000-8000-0000000000d1/subagents/agent-aa415a71f1388ed60.jsonl`;
+  const withFlag = (await runBin('tx-stats', ['--by', 'day', '--tz', 'UTC', '--subagents', main])).stdout.toString();
+  const named = (await runBin('tx-stats', ['--by', 'day', '--tz', 'UTC', main, agent])).stdout.toString();
+  const alone = (await runBin('tx-stats', ['--by', 'day', '--tz', 'UTC', main])).stdout.toString();
+  t.equal(withFlag, named, 'the same buckets');
+  t.ok(JSON.parse(withFlag).messages > JSON.parse(alone).messages, 'more messages than the session alone');
+});
