@@ -13,16 +13,24 @@ export interface UsageOptions {
   range: DayRange;
 }
 
+// A worker runs the tool once per file: the prices (with the models they have resolved)
+// and the calendar (with the offsets it has asked for) are kept from one file to the next.
+let pricesFor: string | null | undefined;
+let calendars = new Map<string, Calendar>();
+
 /** Read the usage options and set this thread's prices; a string says what is wrong with them. */
 export function usageOptions(args: Record<string, unknown>): UsageOptions | string {
   const by = args.by === undefined ? null : String(args.by);
   if (by !== null && !(GROUPINGS as readonly string[]).includes(by)) return `--by must be one of ${GROUPINGS.join(', ')}, not ${JSON.stringify(by)}`;
-  let calendar: Calendar;
   const zone = args.tz === undefined ? systemZone() : String(args.tz);
-  try {
-    calendar = new Calendar(zone);
-  } catch {
-    return `--tz: unknown time zone ${JSON.stringify(zone)} (an IANA name such as Europe/Paris, or UTC)`;
+  let calendar = calendars.get(zone);
+  if (!calendar) {
+    try {
+      calendar = new Calendar(zone);
+    } catch {
+      return `--tz: unknown time zone ${JSON.stringify(zone)} (an IANA name such as Europe/Paris, or UTC)`;
+    }
+    calendars = new Map([[zone, calendar]]);
   }
   const range: DayRange = { since: null, until: null };
   for (const k of ['since', 'until'] as const) {
@@ -32,12 +40,14 @@ export function usageOptions(args: Record<string, unknown>): UsageOptions | stri
     if (day === null) return `--${k} takes a date, YYYY-MM-DD or YYYYMMDD, not ${JSON.stringify(String(args[k]))}`;
     range[k] = day;
   }
-  if (args.prices !== undefined) {
+  const prices = args.prices === undefined ? null : String(args.prices);
+  if (prices !== pricesFor) {
     try {
-      usePriceFile(readPriceFile(String(args.prices)));
+      usePriceFile(prices === null ? null : readPriceFile(prices));
     } catch (err) {
-      return `--prices: ${err instanceof PriceFileError ? err.message : `${String(args.prices)}: ${(err as Error).message}`}`;
+      return `--prices: ${err instanceof PriceFileError ? err.message : `${prices}: ${(err as Error).message}`}`;
     }
-  } else usePriceFile(null);
+    pricesFor = prices;
+  }
   return { by: by as By | null, calendar, range };
 }

@@ -5,9 +5,6 @@
 import { createRequire } from 'node:module';
 import type { ModelInfo } from '@pydantic/genai-prices';
 
-/** The database and its version, as the man page names it. */
-export const PRICE_DATABASE = '@pydantic/genai-prices 0.1.8';
-
 /** A price per million tokens: flat, or by tier of the message's context size (all its input). */
 export type Rate = number | { base: number; tiers: { start: number; price: number }[] };
 

@@ -3,8 +3,10 @@
 // own calcPrice (uncached input, output, cache reads, cache writes at 5 minutes and at
 // an hour, the tier of the message's context, the prices in force at its time); and
 // what is done without a price, or with a --prices file.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import t from 'tap';
+import { repo } from '../helpers.js';
 import { Pricing, messageNanos, nanosOf } from '../../lib/usage/cost.js';
 import type { UsageEvent } from '../../lib/usage/event.js';
 import { parsePrices, PriceFileError } from '../../lib/usage/price-file.js';
@@ -131,4 +133,38 @@ t.test('prices change at their date: a message is priced at the prices of its ow
   t.equal(messageNanos(prices!, before), nanosOf(databaseCost(before)!), 'the day before');
   t.equal(messageNanos(prices!, after), nanosOf(databaseCost(after)!), 'the day it changed');
   t.not(messageNanos(prices!, before), messageNanos(prices!, after), 'the prices differ');
+});
+
+t.test('the man page, the help and package.json name the database version installed', async (t) => {
+  const pinned = JSON.parse(readFileSync(repo('package.json'), 'utf8')).dependencies['@pydantic/genai-prices'];
+  t.match(pinned, /^\d+\.\d+\.\d+$/, 'pinned to one version, so the numbers are reproducible');
+  const installed = JSON.parse(readFileSync(repo('node_modules', '@pydantic', 'genai-prices', 'package.json'), 'utf8')).version;
+  t.equal(installed, pinned, 'the version installed');
+  t.ok(readFileSync(repo('man', 'tx-stats.1'), 'utf8').includes(`@pydantic/genai\\-prices ${pinned}`), 'tx-stats(1) names it');
+  t.ok(readFileSync(repo('lib', 'commands', 'stats.ts'), 'utf8').includes(`@pydantic/genai-prices ${pinned}`), 'tx-stats --help names it');
+});
+
+t.test('tx-stats --prices FILE: every message of a model at the prices of the file, on workers too', async (t) => {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { runBin } = await import('../helpers.js');
+  const file = join(mkdtempSync(join(tmpdir(), 'tx-stats-prices-')), 'prices.json');
+  // A dollar a million tokens of every kind: cache reads and writes are priced as input.
+  writeFileSync(file, JSON.stringify({ 'claude-opus-5-5': { input_mtok: 1, output_mtok: 1 } }));
+  const sessions = ['plain', 'tools'].map((s) => repo('fixtures', 'recorded', s));
+  const { readdirSync } = await import('node:fs');
+  const files = sessions.flatMap((d) => readdirSync(join(d, 'projects'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.jsonl')).map((f) => join(d, 'projects', f)));
+  const r = await runBin('tx-stats', ['--jobs', '2', '--prices', file, ...files]);
+  t.equal(r.status, 0);
+  const summaries = r.stdout.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  t.ok(summaries.length >= 2, `${summaries.length} sessions`);
+  for (const s of summaries) {
+    const m = s.tokens.by_model['claude-opus-5-5'];
+    if (!m) continue;
+    const tokens = m.input_tokens + m.output_tokens + m.cache_read_input_tokens + m.cache_creation_input_tokens;
+    t.equal(nanosOf(m.cost_usd), tokens * 1000, `${s.session}: ${tokens} tokens at $1 a million`);
+  }
+  const bad = await runBin('tx-stats', ['--prices', file + '.missing', files[0]]);
+  t.equal(bad.status, 2, 'a price file that cannot be read is a usage error');
 });
