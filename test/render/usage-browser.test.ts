@@ -60,4 +60,26 @@ if (missing) {
     await page.screenshot({ path: path.join(SHOTS, 'usage.png'), fullPage: false });
     await page.close();
   });
+
+  t.test('a model named like markup is shown as text, and runs nothing', async (t) => {
+    const name = '<img src=x onerror=alert(1)></script><script>alert(2)</script>';
+    const b = { by: 'day', key: '2026-03-01', sessions: 1, messages: 1, tokens: { input_tokens: 1, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }, cost_usd: 0, models: { [name]: { input_tokens: 1, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, messages: 1, cost_usd: null } }, unpriced_models: { [name]: 1 }, session_ids: ['claude-code:s'] };
+    const r = await runBin('tx-render', ['--usage'], JSON.stringify(b) + '\n');
+    const file = path.join(SHOTS, 'usage-markup.html');
+    writeFileSync(file, r.stdout);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('dialog', (d) => {
+      errors.push(`dialog: ${d.message()}`);
+      void d.dismiss();
+    });
+    await page.goto('file://' + file);
+    await page.waitForSelector('#cost-chart canvas');
+    t.same(errors, [], 'no dialog, no error');
+    t.equal(await page.locator('#models tbody td').first().textContent(), name, 'the name as text in the table');
+    t.ok((await page.locator('#cost-chart .u-legend').textContent())!.includes(name), 'and in the legend');
+    t.equal(await page.locator('img').count(), 0, 'no element made from it');
+    await page.close();
+  });
 }
