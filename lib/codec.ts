@@ -141,8 +141,12 @@ export interface SessionCounter {
    * counted here; false, taking nothing, when that cannot be done exactly.
    */
   merge(later: unknown): boolean;
-  /** Hand on the usage of the messages still held (the input, or the part of it a worker read, has ended). */
-  flush(): void;
+  /**
+   * Hand on to the sink the usage of the messages still held (the input, or the part of
+   * it a worker read, has ended). A counter that hands each message on as it reads it
+   * needs none; one that hands on none gives no cost and no buckets.
+   */
+  flush?(): void;
   /** The summary object tx-stats prints. */
   summary(): Record<string, unknown>;
 }

@@ -158,7 +158,7 @@ class Gathered {
   /** The counters as data, for a worker to send. */
   part(): Part {
     // A message's chain ends with its file: what is held is counted before the counters go.
-    for (const counter of [...this.sessions.values(), ...this.byFile.values()]) counter.flush();
+    for (const counter of [...this.sessions.values(), ...this.byFile.values()]) counter.flush?.();
     const keyOf = new Map<SessionCounter, string>();
     for (const [key, counter] of this.sessions) keyOf.set(counter, key);
     const files = (c: SessionCounter) => [...(this.sources.get(c)?.files ?? [])];
@@ -218,7 +218,7 @@ class Gathered {
   async write(ctx: Context): Promise<void> {
     const buckets = this.buckets;
     // With --by every message is counted into the buckets before any is written.
-    if (buckets) for (const counter of [...this.sessions.values(), ...this.byFile.values()]) counter.flush();
+    if (buckets) for (const counter of [...this.sessions.values(), ...this.byFile.values()]) counter.flush?.();
     const keys = new Map<SessionCounter, [string, string]>();
     for (const [key, counter] of this.sessions) keys.set(counter, [key, key.slice(key.indexOf('\0') + 1)]);
     const orphans: SessionCounter[] = [];

@@ -34,7 +34,7 @@ export function eventsOf(files: string[]): { file: string; event: UsageEvent; na
         c.add(parsed.header, parsed.value);
       }
     }
-    for (const c of counters.values()) c.flush();
+    for (const c of counters.values()) c.flush?.();
   }
   return out;
 }
