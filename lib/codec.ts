@@ -8,6 +8,7 @@ import type { ReadCounter } from './core/input/file-lines.js';
 import type { ContinueRules } from './continuable/rules.js';
 import type { RawStrings } from './core/json/raw-strings.js';
 import type { Harness, Kind, RecordHeader, RecordView } from './record.js';
+import type { UsageSink } from './usage/event.js';
 
 /** Minutes within which sessions of one directory count as equally current (tx-ls --current). */
 export const DEFAULT_WINDOW_MINUTES = 5;
@@ -52,8 +53,8 @@ export interface Codec {
   question(flag: QuestionFlag, options: QuestionOptions): Question | null;
   /** The flat view of a record when no question is asked (tx-filter --view). */
   lineView(rec: RecordView, maxChars: number): View;
-  /** Fresh counters of one session for tx-stats (`id`: its session id, null when unknown). */
-  stats(id: string | null): SessionCounter;
+  /** Fresh counters of one session for tx-stats (`id`: its session id, null when unknown); each API message's usage goes to `sink` once final. */
+  stats(id: string | null, sink?: UsageSink | null): SessionCounter;
   /** Where this harness keeps its sessions, or null when tx-ls cannot list them. */
   store: SessionStore | null;
   /** The envelope markup of this harness's text (tx-escape), or null when it has none. */
@@ -158,6 +159,12 @@ export interface SessionCounter {
    * counted here; false, taking nothing, when that cannot be done exactly.
    */
   merge(later: unknown): boolean;
+  /**
+   * Hand on to the sink the usage of the messages still held (the input, or the part of
+   * it a worker read, has ended). A counter that hands each message on as it reads it
+   * needs none; one that hands on none gives no cost and no buckets.
+   */
+  flush?(): void;
   /** The summary object tx-stats prints. */
   summary(): Record<string, unknown>;
 }

@@ -37,7 +37,7 @@ t.test('the whole codec still has every member the interface names', async (t) =
 });
 
 t.test('detection: the last harness reads any object no other claims; an unknown name gets the default codec', async (t) => {
-  t.equal(DEFAULT_HARNESS, HARNESSES[HARNESSES.length - 1]);
+  t.ok(HARNESSES.includes(DEFAULT_HARNESS), 'the default harness is registered');
   t.equal(detectHarness({ type: 'session_meta', timestamp: 't', payload: { id: 'x' } }), 'codex');
   t.equal(detectHarness({ anything: 1 }), DEFAULT_HARNESS);
   t.notOk(isHarness('__proto__'), 'a name from the data is looked up in a Map');

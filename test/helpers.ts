@@ -16,9 +16,12 @@ export function repo(...parts: string[]): string {
   return join(ROOT, ...parts);
 }
 
+/** The shared folder beside the repository (TX_SHARED names another: a checkout kept elsewhere). */
+export const SHARED = process.env.TX_SHARED ?? join(ROOT, '..', 'shared');
+
 /** The shared corpus folder beside the repository, or null when this checkout has none. */
 export function corpusDir(harness: 'claude-code' | 'codex'): string | null {
-  const dir = join(ROOT, '..', 'shared', 'corpus', harness);
+  const dir = join(SHARED, 'corpus', harness);
   return existsSync(dir) ? dir : null;
 }
 

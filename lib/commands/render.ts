@@ -12,6 +12,7 @@ import { MarkdownDoc } from '../render/markdown.js';
 import { CommonRenderer } from '../render/stream.js';
 
 const HELP = `usage: tx-render [--format html|md] [--active] [--sidechains] [--subagents] [FILE...]
+       tx-render --usage [FILE...]
 
 Write a session as a page people read: one self-contained HTML page (no
 network; search, folded tool calls, diffs, light and dark), or Markdown for
@@ -23,6 +24,8 @@ native session files, from the files named (- is stdin) or stdin.
   --sidechains   records only: also sidechain lines kept in a main file
   --subagents    records only: also each file's subagent transcripts, shown
                  under the call that dispatched them
+  --usage        a usage page instead: reads tx-stats buckets (tx-stats --by
+                 day) and draws cost and tokens by model
   --strict       exit 1 if any line was invalid or could not be rendered
   -h, --help     this text        --version   the version
 See tx-render(1).`;
@@ -53,6 +56,7 @@ class CommonLines implements CommonOut {
 }
 
 async function main(ctx: Context): Promise<void> {
+  if (ctx.args.usage) return usagePage(ctx);
   const format = ctx.args.format ?? (stdoutIsTerminal(ctx.proc) ? 'md' : 'html');
   if (format !== 'html' && format !== 'md') throw new UsageError(`--format must be html or md, not ${JSON.stringify(format)}`);
   const sink: PageSink = { write: (text) => ctx.out.write(text) };
@@ -91,6 +95,27 @@ async function main(ctx: Context): Promise<void> {
   }
 }
 
+/** tx-render --usage: the buckets of the input as one page. */
+async function usagePage(ctx: Context): Promise<void> {
+  if (ctx.args.format !== undefined && ctx.args.format !== 'html') throw new UsageError('--usage writes HTML only');
+  const page = new (await import('../render/usage-page.js')).UsagePage();
+  for await (const input of ctx.inputs()) {
+    for await (const line of splitLines(input.stream)) {
+      if (line.bytes.length === 0) continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(line.bytes.toString('utf8'));
+      } catch {
+        ctx.warn({ src: input.src, n: line.n }, 'not JSON, skipped');
+        continue;
+      }
+      const problem = page.add(value);
+      if (problem) ctx.warn({ src: input.src, n: line.n }, problem);
+    }
+  }
+  await ctx.out.write(page.html());
+}
+
 const COMMON_BLOCKS = new Set(['text', 'thinking', 'redacted_thinking', 'tool_use', 'tool_result', 'image', 'artifact']);
 
 /** A line of the Common stream (not a record, not a native line). Early Codex rollouts also have `"type":"message"` lines; theirs hold `input_text` and `output_text` blocks. */
@@ -105,4 +130,4 @@ function isCommonLine(value: unknown): boolean {
 }
 
 /** The tx-render tool. */
-export const renderTool: Tool = { name: 'tx-render', help: HELP, options: { string: ['format'], boolean: ['active', 'sidechains', 'subagents'] }, main };
+export const renderTool: Tool = { name: 'tx-render', help: HELP, options: { string: ['format'], boolean: ['active', 'sidechains', 'subagents', 'usage'] }, main };
