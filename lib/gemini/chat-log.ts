@@ -5,7 +5,7 @@
 // checkpoint: after a resume, a rewind, a compression); any other `$set`, and the
 // metadata lines, update the session's metadata. Records wait in a spool (memory flat);
 // only their ids and places are held.
-import { Spool } from '../core/spool.js';
+import { Spool } from '../core/output/spool.js';
 import { isMetadataLine, isRewindLine, isSetLine } from './detect.js';
 import { contentText, partList } from './parts.js';
 import { SESSION_CONTEXT, workspaceDirectories } from './session-context.js';

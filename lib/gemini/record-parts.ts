@@ -1,7 +1,7 @@
 // Pieces of the message records a Common session is written as (from-common.ts): a
 // thinking block as the thought summary the client keeps beside a gemini record, a
 // tool_result as a call's result parts, a command a person ran as the text they typed.
-import { stringifyJson } from '../core/json-text.js';
+import { stringifyJson } from '../core/json/json-text.js';
 import type { Block, ToolResultBlock, ToolUseBlock } from '../common.js';
 import { blockPart, type Part } from './parts.js';
 
