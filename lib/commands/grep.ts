@@ -4,7 +4,7 @@
 // harness's codec by role, and matched. Files are searched one at a time on this thread
 // and each worker thread (--jobs), and the hits written in file order, so the output is the same for any --jobs.
 import { closeSync, readSync, statSync } from 'node:fs';
-import type { Codec, MessageText, SessionFields, TextRole } from '../codec.js';
+import { configIn, type Codec, type MessageText, type SessionFields, type TextRole } from '../codec.js';
 import { detectHarness, facetOf, HARNESSES, lineCodecFor, loadAll } from '../codecs.js';
 import { describeError } from '../core/fs-error.js';
 import { LONG_LINE } from '../core/input/lines.js';
@@ -148,6 +148,8 @@ async function searchFile(ctx: Context, file: string, search: Search): Promise<n
     return fields;
   };
   const onLong = (n: number) => ctx.note(`${file}:${n}: line longer than ${LONG_LINE} bytes, not searched (tx-parse does not parse it either)`);
+  // Texts a harness wrote more than once in the file (MessageText.key) are found once.
+  const found = new Set<string>();
   for (const { n, bytes } of candidates(file, search, onLong)) {
     let line: unknown;
     try {
@@ -163,6 +165,10 @@ async function searchFile(ctx: Context, file: string, search: Search): Promise<n
       if (!search.roles.has(t.role)) continue;
       const m = search.regex.exec(t.text);
       if (!m) continue;
+      if (t.key !== undefined) {
+        if (found.has(t.key)) continue;
+        found.add(t.key);
+      }
       (texts ??= []).push(t);
       const fieldsOf = sessionFields(codec.harness);
       const hit: Hit = {
@@ -215,7 +221,7 @@ function filesOf(ctx: Context, codecs: Codec[], names: string[]): string[] {
   for (const codec of codecs) {
     if (!codec.store) continue;
     const given = codec.home ? ctx.args[codec.home.flag] : undefined;
-    const config = given !== undefined ? String(given) : codec.store.configDir(ctx.proc.env);
+    const config = given !== undefined ? configIn(codec.home!, String(given)) : codec.store.configDir(ctx.proc.env);
     if (config === null) continue;
     roots.push(codec.store.rootIn(config));
     walk(codec.store.rootIn(config), [codec]);

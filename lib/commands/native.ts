@@ -45,7 +45,7 @@ a conversation larger than the context window is not written (exit 1).
   --install          write each session where the client looks for it, atomically,
                      never over an existing session, and print the resume command
   --config-dir DIR   the harness's configuration directory (default from its
-                     variable: ${HARNESSES.map(lineCodecFor).filter((c) => c.home).map((c) => `$${c.home!.variable}`).join(', ')}; else under HOME)
+                     variable: ${HARNESSES.map(lineCodecFor).filter((c) => c.home).map((c) => `$${c.home!.variable}${c.home!.dir === undefined ? '' : `/${c.home!.dir}`}`).join(', ')}; else under HOME)
   --cwd DIR          the project directory to resume in (default: the session's cwd)
   --strict           exit 1 if any input line was skipped
   -h, --help         this text        --version   the version
@@ -119,6 +119,7 @@ async function main(ctx: Context): Promise<void> {
   // Every session of the input is installed together or not at all (see InstallTransaction).
   let install: InstallTransaction | null = null;
   const installed: string[] = [];
+  const sides = new Set<string>();
   const refused = (err: unknown) => {
     if (err instanceof TargetExists) return taken(err.file);
     if (err instanceof UnsafePath) return new ToolError(err.message);
@@ -150,16 +151,16 @@ async function main(ctx: Context): Promise<void> {
       current.stream.end();
       if (current.lines === 0) {
         install.discard(current.target.file);
-        if (current.meta) install.discard(metaFile(current.target));
+        if (current.target.meta) install.discard(current.target.meta);
         ctx.warn(null, `session ${current.id} has no message the client could load: not installed`);
         return;
       }
-      if (current.meta) {
-        try {
-          install.writeFile(metaFile(current.target), JSON.stringify(current.meta) + '\n');
-        } catch (err) {
-          throw refused(err);
-        }
+      try {
+        if (current.meta && current.target.meta) install.writeFile(current.target.meta, JSON.stringify(current.meta) + '\n');
+        // A side file two sessions of the run need (one project's marker) is written once.
+        for (const side of current.target.files ?? []) if (!sides.has(side.file)) sides.add(install.writeFile(side.file, side.text));
+      } catch (err) {
+        throw refused(err);
       }
       const entry = current.writer.indexEntry?.() ?? null;
       if (entry && current.target.index) {
@@ -215,7 +216,7 @@ async function main(ctx: Context): Promise<void> {
       const parent = session.parent;
       target = store.installTarget!(root, cwd, id, parent ? { session: parent.session, agentId: parent.agent_id ?? id } : undefined, session.started_at);
       install.plan(target.file);
-      if (parent) install.plan(metaFile(target));
+      if (parent && target.meta) install.plan(target.meta);
       stream = install.createStream(target.file);
     } catch (err) {
       throw refused(err);
@@ -316,11 +317,6 @@ async function main(ctx: Context): Promise<void> {
     // A refusal or an error anywhere takes back everything this run wrote.
     (install as InstallTransaction | null)?.abort();
   }
-}
-
-/** Where a subagent transcript's .meta.json goes: beside it. */
-function metaFile(target: InstallTarget): string {
-  return target.file.replace(/\.jsonl$/, '.meta.json');
 }
 
 /** A native line as a record of it, to write it back with its own BOM and line end. */

@@ -250,7 +250,7 @@ class Gathered {
       const missing = summary.not_counted;
       if (Array.isArray(missing) && missing.length > 0 && !noted.has(String(summary.harness))) {
         noted.add(String(summary.harness));
-        ctx.note(`${missing.join(', ')}: not counted for ${summary.harness} sessions (the harness has no such thing); see not_counted`);
+        ctx.note(`${missing.join(', ')}: not counted for ${summary.harness} sessions (its files do not record them); see not_counted`);
       }
     }
     if (buckets && ctx.args.subagents) {
