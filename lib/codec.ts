@@ -44,6 +44,8 @@ export interface Codec {
   readonly sessionFollows: boolean;
   /** A top-level key of native lines whose value neither tx-stats nor tx-common reads, so they skip its bytes (RecordView.value); null when none. */
   readonly unreadKey: string | null;
+  /** How a session kept as one JSON document is read as lines, for a harness that keeps (or kept) its sessions so. */
+  readonly document?: DocumentCodec;
   /** Every string of a line's text (message text, tool input and output), for --grep. */
   strings(line: unknown): Iterable<string>;
   /** The message text of a line by who wrote it, for tx-grep (tx-grep(1) says what each role holds). */
@@ -79,7 +81,24 @@ export interface Codec {
  * tx-common take theirs, and only tx-ls, tx-native, tx-continue and tx-grep the whole
  * codec, with every converter, writer and store.
  */
-export type LineCodec = Pick<Codec, 'harness' | 'label' | 'home' | 'detect' | 'classify' | 'kindReadsText' | 'envelope' | 'sessionFollows' | 'unreadKey'>;
+export type LineCodec = Pick<Codec, 'harness' | 'label' | 'home' | 'detect' | 'classify' | 'kindReadsText' | 'envelope' | 'sessionFollows' | 'unreadKey' | 'document'>;
+
+/**
+ * A harness whose sessions are (or were) kept as one JSON document each, an object
+ * holding a list of the session's entries: tx-parse reads such a document as records,
+ * its head, each item and its tail (lib/records/document.ts), and tx-native writes the
+ * records back as the document.
+ */
+export interface DocumentCodec {
+  /** The key of the list whose items are the session's lines (Gemini CLI: `messages`). */
+  readonly items: string;
+  /** True when a parsed document's members other than its list make it this harness's session. */
+  accepts(members: Record<string, unknown>): boolean;
+  /** The line that stands for the members before the list (the head) or after it (the tail). */
+  line(members: Record<string, unknown>, part: 'head' | 'tail'): object;
+  /** The members a head or tail line stands for (line's inverse); null when the line is not one. */
+  members(line: unknown, part: 'head' | 'tail'): Record<string, unknown> | null;
+}
 
 /** The members of a codec tx-filter uses. */
 export type FilterCodec = LineCodec & Pick<Codec, 'strings' | 'question' | 'lineView'>;

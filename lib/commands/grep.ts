@@ -7,7 +7,9 @@ import { closeSync, readSync, statSync } from 'node:fs';
 import { configIn, type Codec, type MessageText, type SessionFields, type TextRole } from '../codec.js';
 import { detectHarness, facetOf, HARNESSES, lineCodecFor, loadAll } from '../codecs.js';
 import { describeError } from '../core/fs-error.js';
-import { LONG_LINE } from '../core/input/lines.js';
+import { LONG_LINE, type PhysicalLine } from '../core/input/lines.js';
+import { opensDocument } from '../core/json/document.js';
+import { documentLines } from '../records/document.js';
 import { BrokenPipe, Output, OutputFailed } from '../core/output/output.js';
 import { candidateLines, prefilterFor, requiredLiterals, type Prefilter } from '../core/prefilter.js';
 import { openRegular } from '../core/input/regular-file.js';
@@ -114,6 +116,20 @@ function* fileChunks(fd: number): Generator<Buffer> {
   }
 }
 
+/** The lines a file that is a session kept as one JSON document is read as (read whole, up to LONG_LINE bytes); null for any other file. */
+function documentOf(fd: number, size: number): Iterable<PhysicalLine> | null {
+  const head = Buffer.alloc(64);
+  if (size > LONG_LINE || !opensDocument(head.subarray(0, readSync(fd, head, 0, head.length, 0)))) return null;
+  const buf = Buffer.allocUnsafe(size);
+  let got = 0;
+  while (got < size) {
+    const n = readSync(fd, buf, got, size - got, got);
+    if (n === 0) break;
+    got += n;
+  }
+  return documentLines(buf.subarray(0, got));
+}
+
 /** The lines of a file that could match: searched in its bytes, or for a .zst file in its decompressed lines. */
 function* candidates(file: string, search: Search, onLong: (n: number) => void): Generator<{ n: number; bytes: Buffer }> {
   if (file.endsWith('.zst')) {
@@ -124,8 +140,14 @@ function* candidates(file: string, search: Search, onLong: (n: number) => void):
     }
     return;
   }
-  const { fd } = openRegular(file);
+  const { fd, size } = openRegular(file);
   try {
+    const doc = documentOf(fd, size);
+    if (doc !== null) {
+      // A session kept as one document: its pieces are its lines (records/document.ts).
+      for (const line of doc) if (search.prefilter === null || search.prefilter.next(line.bytes, 0) >= 0) yield { n: line.n, bytes: line.bytes };
+      return;
+    }
     yield* candidateLines(fileChunks(fd), search.prefilter, {
       onLong: (n) => onLong(n),
     });

@@ -14,7 +14,8 @@ import { NotContinuable } from '../continuable/rules.js';
 import { reusedChunks } from '../core/input/file-chunks.js';
 import { isLongPiece, lineBatches, LONG_LINE, type PhysicalLine } from '../core/input/lines.js';
 import { Output } from '../core/output/output.js';
-import { LongReader, pushNative, writeNative } from '../records/read.js';
+import { DocumentStitch } from '../records/document-write.js';
+import { LongReader, pushNative } from '../records/read.js';
 import { ToolError, UsageError, type Context, type Tool } from '../core/tool.js';
 import { decodeLine, recordView } from '../records/record-bytes.js';
 import { stringifyJson } from '../core/json/json-text.js';
@@ -115,6 +116,7 @@ async function main(ctx: Context): Promise<void> {
     new Continuable(session, { harness, rules: codec!.continueRules }, { fromCompaction: args['from-compaction'] === true, contextWindow: window });
   let open: OpenSession | null = null;
   let sessions = 0;
+  const stitch = new DocumentStitch();
 
   // Every session of the input is installed together or not at all (see InstallTransaction).
   let install: InstallTransaction | null = null;
@@ -251,6 +253,7 @@ async function main(ctx: Context): Promise<void> {
           if (isLongPiece(line)) {
             // Too long to hold: a record's raw_base64 is decoded as it streams by, a native line copied.
             if (args.install) throw new ToolError(`${input.src ?? 'stdin'}:${line.n}: a line longer than ${LONG_LINE} bytes cannot be installed`);
+            if (line.first) stitch.close(ctx.out);
             if (line.first) long = new LongReader(ctx, input.src, line.n, { long: () => 'native' }, true, DEFAULT_HARNESS);
             long!.piece(line);
             await ctx.out.flushIfFull();
@@ -262,7 +265,9 @@ async function main(ctx: Context): Promise<void> {
           if (decoded.record) {
             if (args.install) throw new UsageError('--install writes sessions from a Common stream (tx-common output); records are written back without it');
             if (open) await close();
-            await writeNative(ctx, decoded.record);
+            // A document's pieces are written back as the document (records/document-write.ts).
+            stitch.write(ctx.out, decoded.record);
+            await ctx.out.flushIfFull();
             continue;
           }
           if ('error' in decoded) {
@@ -272,6 +277,7 @@ async function main(ctx: Context): Promise<void> {
             }
             // Among native lines it is kept, as tx-parse keeps it (an invalid record) and tx-native writes it back.
             ctx.warn(where, 'not JSON, written back unchanged');
+            stitch.close(ctx.out);
             pushNative(ctx.out, nativeLineView(line));
             await ctx.out.flushIfFull();
             continue;
@@ -280,6 +286,7 @@ async function main(ctx: Context): Promise<void> {
           if (value && value.type === 'session') {
             const { session, problems } = cleanSession(value);
             for (const problem of problems) ctx.warn(where, problem);
+            stitch.close(ctx.out);
             await start(datedSession(session), input.src);
           } else if (value && value.type === 'message') {
             const current = open as OpenSession | null;
@@ -294,6 +301,7 @@ async function main(ctx: Context): Promise<void> {
             if (!noted) ctx.noteOnce(`${input.src ?? 'stdin'}: native session lines, not records: written back unchanged`, 'of native session lines, written back unchanged');
             noted = true;
             if (open) await close();
+            stitch.close(ctx.out);
             pushNative(ctx.out, nativeLineView(line));
             await ctx.out.flushIfFull();
           } else {
@@ -303,6 +311,7 @@ async function main(ctx: Context): Promise<void> {
       }
     }
     await close();
+    stitch.close(ctx.out);
     const finished = install as InstallTransaction | null;
     if (finished) {
       try {

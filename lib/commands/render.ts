@@ -4,6 +4,7 @@ import { DEFAULT_HARNESS } from '../codecs.js';
 import { CommonWriter, type CommonOut } from './common.js';
 import { splitLines } from '../core/input/lines.js';
 import { stdoutIsTerminal, UsageError, type Context, type Tool } from '../core/tool.js';
+import { linesWithDocuments } from '../records/document.js';
 import { parsePhysicalLine } from '../records/parse-line.js';
 import { type Harness } from '../record.js';
 import { decodeLine, recordView } from '../records/record-bytes.js';
@@ -70,7 +71,7 @@ async function main(ctx: Context): Promise<void> {
   try {
     for await (const input of ctx.inputs()) {
       let previous: Harness = DEFAULT_HARNESS;
-      for await (const line of splitLines(input.stream)) {
+      for await (const line of linesWithDocuments(input.stream)) {
         if (line.bytes.length === 0) continue;
         where = { src: input.src, n: line.n };
         const decoded = decodeLine(line.bytes);

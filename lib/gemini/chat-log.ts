@@ -2,8 +2,9 @@
 // loadConversationRecord): a message record replaces the record of the same id where it
 // stands, or joins the end; `{"$rewindTo": id}` removes that message and all after it
 // (all of them when the id is unknown); a `$set` of `messages` replaces the whole list (a
-// checkpoint: after a resume, a rewind, a compression); any other `$set`, and the
-// metadata lines, update the session's metadata. Records wait in a spool (memory flat);
+// checkpoint: after a resume, a rewind, a compression; an empty one, which txcript writes
+// at a compaction, starts the conversation again); any other `$set`, and the metadata
+// lines, update the session's metadata. Records wait in a spool (memory flat);
 // only their ids and places are held.
 import { Spool } from '../core/output/spool.js';
 import { isMetadataLine, isRewindLine, isSetLine } from './detect.js';
@@ -50,6 +51,8 @@ export class ChatLog {
   readonly metadata: ChatMetadata = {};
   /** The model of the first gemini record. */
   model: string | undefined;
+  /** An empty checkpoint came last: the next new message starts the conversation again. */
+  private cleared = false;
   /** The workspace directories of the first session context seen, or null before one. */
   contextDirs: string[] | null = null;
 
@@ -108,6 +111,9 @@ export class ChatLog {
     const known = this.latest.has(id);
     this.keep(m);
     if (!known) this.all.push(id);
+    // The first message after an empty checkpoint (what txcript writes at a compaction) starts the conversation again.
+    if (this.cleared && !known) this.restarts.add(id);
+    this.cleared = false;
     if (!this.inActive.has(id)) {
       this.active.push(id);
       this.inActive.add(id);
@@ -124,6 +130,7 @@ export class ChatLog {
   private checkpoint(list: unknown[]): void {
     this.active = [];
     this.inActive.clear();
+    this.cleared = list.length === 0 && this.all.length > 0;
     for (const m of list) {
       if (!m || typeof m !== 'object' || typeof (m as any).id !== 'string') continue;
       const rec = m as Record<string, any>;

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { ScanOptions, SessionFields } from '../codec.js';
 import { ChunkReader, forwardLines, linesWithKey, type ReadCounter } from '../core/input/file-lines.js';
 import { LONG_LINE } from '../core/input/lines.js';
+import { opensDocument } from '../core/json/document.js';
 import { isMessageRecord, isMetadataLine, isSetLine } from './detect.js';
 import { recordText } from './items.js';
 import { contentText, isIgnoredUserText } from './parts.js';
@@ -24,15 +25,6 @@ function parse(bytes: Buffer): any {
   } catch {
     return null;
   }
-}
-
-/** True when a file's first bytes open a JSON document spread over lines (an older client's chat): a first line of `{` alone. */
-export function opensDocument(head: Buffer): boolean {
-  let i = head.length >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
-  while (i < head.length && (head[i] === 0x20 || head[i] === 0x09)) i++;
-  if (head[i] !== 0x7b) return false;
-  for (i++; i < head.length && (head[i] === 0x20 || head[i] === 0x09 || head[i] === 0x0d); i++);
-  return head[i] === 0x0a;
 }
 
 /** A chat file's head (its first bytes), and the document it is when it is one (parsed whole, null when too large or not JSON). */

@@ -3,6 +3,7 @@
 import type { LineCodec } from '../codec.js';
 import { classifyGeminiLine, geminiKindReadsText } from './classify.js';
 import { isGeminiLine } from './detect.js';
+import { geminiDocument } from './document.js';
 import { geminiEnvelope } from './envelope.js';
 
 /** The Gemini CLI codec's line-level members. */
@@ -20,4 +21,6 @@ export const geminiLineCodec: LineCodec = {
   sessionFollows: true,
   // Checkpoints (`$set.messages`) are the big lines, and the conversion needs them.
   unreadKey: null,
+  // Clients before 0.39 kept a chat as one JSON document.
+  document: geminiDocument,
 };

@@ -5,8 +5,9 @@
 // their results, so the record waits for the user message that answers it. Results are
 // written once, in the calls (the client itself also writes them as a user message, and
 // then sends them twice on resume). When text follows a call in one message, the content
-// holds every part in order, calls included, as the client's own checkpoints do. Nothing
-// is random: ids and times come from the input, so the same input gives the same bytes.
+// holds every part in order, calls included, as the client's own checkpoints do. A
+// message after a compaction is preceded by an empty checkpoint, where the client's
+// list starts again (it resumes what follows). Nothing is random: ids and times come from the input, so the same input gives the same bytes.
 import type { FromCommonOptions, NativeWriter } from '../codec.js';
 import { isModeled, usableBlocks, type Block, type CommonMessage, type CommonSession, type ToolResultBlock, type ToolUseBlock } from '../common.js';
 import { blockPart, type Part } from './parts.js';
@@ -39,6 +40,8 @@ export class CommonToGemini implements NativeWriter {
   /** The gemini record waiting for the results of its calls, with its calls by id. */
   private held: { record: GeminiRecord; calls: Map<string, Record<string, unknown>> } | null = null;
   private readonly ids = new Set<string>();
+  /** Message records written so far. */
+  private records = 0;
 
   constructor(
     private readonly session: CommonSession,
@@ -64,6 +67,10 @@ export class CommonToGemini implements NativeWriter {
       this.started = true;
     }
     if (stamp !== null) this.at = stamp;
+    if (given.after_compaction === true && this.records > 0) {
+      // The client clears its list at a checkpoint: an empty one makes it resume from here.
+      lines.push(...this.release(), { $set: { messages: [] } });
+    }
     if (given.role === 'assistant') {
       lines.push(...this.release());
       const record = this.geminiRecord(given, content);
@@ -91,7 +98,7 @@ export class CommonToGemini implements NativeWriter {
 
   private metadata(): object {
     const cwd = this.options.cwd ?? this.session.cwd;
-    return { sessionId: this.options.sessionId, projectHash: projectHash(cwd ?? '/'), startTime: this.at, lastUpdated: this.at, kind: 'main' };
+    return { sessionId: this.options.sessionId, projectHash: projectHash(cwd ?? '/'), startTime: this.at, lastUpdated: this.at, kind: this.session.parent ? 'subagent' : 'main' };
   }
 
   /** A record id: the message's own when not used yet (the client keys records by id), else one made from it. */
@@ -103,6 +110,7 @@ export class CommonToGemini implements NativeWriter {
   }
 
   private record(id: string, type: string, fields: Record<string, unknown>): GeminiRecord {
+    this.records++;
     return { id: this.idFor(id), timestamp: this.at, type, ...fields };
   }
 

@@ -4,6 +4,7 @@
 // Lines longer than LONG_LINE are never held whole: see LongRecords.
 import { DEFAULT_HARNESS } from '../codecs.js';
 import { isUtf8 } from 'node:buffer';
+import { withDocuments } from './document.js';
 import { parsePhysicalLine } from './parse-line.js';
 import { lineEnd, type Harness, type RecordHeader, type RecordView } from '../record.js';
 import { nativeBytes, decodeRecord, recordView } from './record-bytes.js';
@@ -72,7 +73,7 @@ export async function* readRecordBatches(ctx: Context, options: ReadOptions = {}
     // it may be, with no stream to say whether more is waiting.
     const mayBeLive = !readsRegularFile(chunks);
     const streamed = chunks === input.stream;
-    for await (const lines of lineBatches(chunks)) {
+    for await (const lines of withDocuments(lineBatches(chunks))) {
       let batch: RecordStreamItem[] = [];
       for (const item of lines) {
         if (isLongPiece(item)) {
