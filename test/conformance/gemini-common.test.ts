@@ -4,13 +4,14 @@
  * `gemini --resume ID` sends (texts, calls, results, images, in order), once the
  * differences gemini-compare.ts names are taken out; a file the client does not resume
  * (no conversation in it) has no Common messages either. The same file handed over with
- * `--session-file` gives the same conversation.
+ * `--session-file` gives the same conversation. The Common conversation is what a user
+ * gets: `tx-parse FILE | tx-common --active`.
  */
 import t from 'tap';
 import path from 'node:path';
 import { conformanceSkip } from '../harness/index.js';
 import { recordedGeminiChats, resumeChat } from '../harness/gemini/index.js';
-import { geminiCommonOf } from '../gemini/helpers.js';
+import { commonOf } from '../gemini/pipeline.js';
 import { GEMINI_PROMPT, clientItems, commonItems } from './gemini-compare.js';
 
 const skip = conformanceSkip();
@@ -24,7 +25,7 @@ t.test('there are recorded Gemini chat files to compare against', (t) => {
 for (const c of chats) {
   const name = `${c.scenario}/${path.basename(c.file)}`;
   t.test(`Common --active of ${name} is the conversation gemini --resume rebuilds`, { skip }, async (t) => {
-    const ours = commonItems(geminiCommonOf(c.file).messages);
+    const ours = commonItems((await commonOf(c.file)).messages);
     const resumed = await resumeChat(c.file, { prompt: GEMINI_PROMPT });
     if (!resumed.found) {
       t.equal(ours.length, 0, `the client does not resume this file, and Common has no conversation in it either (${resumed.output.trim().split('\n').pop()?.slice(0, 160)})`);

@@ -1,28 +1,31 @@
 /**
- * The Gemini codec's from-Common against the real Gemini CLI, both ways in:
+ * tx-native --harness gemini against the real Gemini CLI, both ways in, the way a user
+ * runs it: `tx-parse FILE | tx-common --active | tx-native --harness gemini --install`
+ * into a fresh scratch store (no project registry: the install writes the project
+ * folder's marker, by which the client finds it), then `gemini --resume ID` in the
+ * session's directory:
  *
- * - Gemini → Common → Gemini: every recorded chat file the client resumes, taken to Common
- *   (--active) and written back by the writer, makes `gemini --resume` send the conversation
- *   the original makes it send, and the conversation of the Common session.
- * - Claude Code and Codex → Gemini: every recorded Claude Code session and Codex rollout, and
- *   every corpus file of both, `tx-parse | tx-common --active`, written by the writer: the client
- *   sends the same user texts, assistant texts, tool calls and results, in order, mapped as
- *   gemini-native-map.ts says (thinking not sent, commands as the text typed, a result in the
- *   order of its call).
+ * - Gemini → Common → Gemini: every recorded chat file the client resumes, written back
+ *   so, makes the client send the conversation the original makes it send, and the
+ *   conversation of the Common session.
+ * - Claude Code and Codex → Gemini: every recorded Claude Code session and Codex rollout,
+ *   and every corpus file of both: the client sends the same user texts, assistant texts,
+ *   tool calls and results, in order, mapped as gemini-native-map.ts says (thinking not
+ *   sent, commands as the text typed, a result in the order of its call), after tx-native
+ *   made the conversation continuable (a placeholder result where a call had none).
  *
- * The writer is called directly (tx-native does not know the harness yet). The CLI runs
- * two at a time.
+ * The CLI runs two at a time.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import type { CommonLine, CommonMessage, CommonSession } from '../../lib/common.js';
+import type { CommonMessage, CommonSession } from '../../lib/common.js';
 import { conformanceSkip, recordedSessionFiles, repoRoot } from '../harness/index.js';
 import { recordedCodexRollouts } from '../harness/codex/index.js';
-import { recordedGeminiChats, resumeChat, type GeminiResumeResult } from '../harness/gemini/index.js';
-import { corpusFiles, pool, runBin } from '../helpers.js';
-import { geminiCommonOf, writeGemini } from '../gemini/helpers.js';
+import { publicGeminiChats, recordedGeminiChats, resumeChat, resumeInstalled, type GeminiResumeResult } from '../harness/gemini/index.js';
+import { continued, corpusFiles, pool } from '../helpers.js';
+import { commonOf, nativeGemini } from '../gemini/pipeline.js';
 import { GEMINI_PROMPT, clientItems, commonItems } from './gemini-compare.js';
 import { mappedForGemini } from './gemini-native-map.js';
 
@@ -30,41 +33,53 @@ const skip = conformanceSkip();
 const root = repoRoot();
 const SESSION = '7e1d0f5a-0000-4000-8000-00000000c0de';
 
-/** Write Common messages as a chat file in a scratch folder and resume it. */
-async function writeAndResume(session: CommonSession, messages: CommonMessage[]): Promise<{ resumed: GeminiResumeResult; warnings: string[] }> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'txcript-gemini-native-'));
+/** What installing a Common stream and resuming it gave. */
+type Installed = { status: number | null; stderr: string; resumed: GeminiResumeResult | null };
+
+/** Install a Common stream with tx-native --harness gemini --install into a scratch HOME and resume it in a scratch project folder. */
+async function installAndResume(common: Buffer): Promise<Installed> {
+  const scratch = mkdtempSync(path.join(tmpdir(), 'txcript-gemini-native-'));
   try {
-    const { lines, warnings } = writeGemini(session, messages, SESSION);
-    const file = path.join(dir, `session-2026-01-01T00-00-${SESSION.slice(0, 8)}.jsonl`);
-    writeFileSync(file, lines.map((l) => JSON.stringify(l) + '\n').join(''));
-    return { resumed: await resumeChat(file, { prompt: GEMINI_PROMPT }), warnings };
+    const home = path.join(scratch, 'home');
+    const cwd = path.join(scratch, 'work');
+    mkdirSync(cwd, { recursive: true });
+    const native = await nativeGemini(common, ['--install', '--config-dir', path.join(home, '.gemini'), '--cwd', cwd, '--session-id', SESSION]);
+    if (native.status !== 0 || /not installed/.test(native.stderr)) return { status: native.status, stderr: native.stderr, resumed: null };
+    return { status: native.status, stderr: native.stderr, resumed: await resumeInstalled(home, cwd, SESSION, { prompt: GEMINI_PROMPT }) };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
   }
 }
 
-const chats = recordedGeminiChats();
+/** The conversation tx-native writes: the Common messages made continuable for Gemini CLI. */
+function continuedFor(session: CommonSession, messages: CommonMessage[]): CommonMessage[] {
+  return continued([session, ...messages], 'gemini').slice(1) as CommonMessage[];
+}
 
-t.test('Gemini → Common → Gemini: the written file makes the client send what the original does', { skip }, async (t) => {
-  t.ok(chats.length > 0, 'there are recorded chat files');
+const chats = [...recordedGeminiChats().map((c) => ({ name: `${c.scenario}/${path.basename(c.file)}`, file: c.file })), ...publicGeminiChats()];
+
+t.test('Gemini → Common → Gemini: the installed file makes the client send what the original does', { skip }, async (t) => {
+  t.ok(chats.length > 0, 'there are chat files');
   const results = await pool(chats, 2, async (c) => {
-    const common = geminiCommonOf(c.file);
+    const common = await commonOf(c.file);
     const original = await resumeChat(c.file, { prompt: GEMINI_PROMPT });
-    const written = common.messages.length > 0 ? await writeAndResume(common.session, common.messages) : null;
+    const written = await installAndResume(common.text);
     return { common, original, written };
   });
   chats.forEach((c, i) => {
     const { common, original, written } = results[i]!;
-    t.test(`${c.scenario}/${path.basename(c.file)}`, async (t) => {
+    t.test(c.name, async (t) => {
       if (!original.found) {
-        t.equal(written, null, 'a file the client does not resume has no conversation to write');
+        t.equal(common.messages.length, 0, 'a file the client does not resume has no conversation to write');
+        t.match(written.stderr, /no message the client could load: not installed/, 'and tx-native says it installs nothing');
         return;
       }
-      if (!written || !written.resumed.found) return t.fail(`the client did not resume the written file: ${written?.resumed.found === false ? written.resumed.output.slice(0, 400) : 'nothing written'}`);
-      t.same(written.warnings, [], 'nothing was left out');
+      t.equal(written.status, 0, written.stderr);
+      t.notMatch(written.stderr, /left out/, 'nothing was left out');
+      if (!written.resumed?.found) return t.fail(`the client did not resume the installed file: ${written.resumed?.found === false ? written.resumed.output.slice(0, 400) : written.stderr}`);
       const theirs = clientItems(written.resumed.contents);
       t.same(theirs, clientItems(original.contents), 'the client sends what it sends for the original');
-      t.same(theirs, commonItems(common.messages), 'and that is the Common conversation');
+      t.same(theirs, commonItems(continuedFor(common.session, common.messages)), 'and that is the Common conversation');
     });
   });
 });
@@ -76,35 +91,23 @@ const foreign = [
   ...corpusFiles('codex').map((file) => ({ name: path.basename(file), file })),
 ];
 
-/** The Common stream of a Claude Code or Codex file, as a user gets it: tx-parse | tx-common --active. */
-async function foreignCommon(file: string): Promise<{ session: CommonSession; messages: CommonMessage[] }> {
-  const parsed = await runBin('tx-parse', [file]);
-  const common = await runBin('tx-common', ['--active'], parsed.stdout);
-  const lines = common.stdout
-    .toString('utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as CommonLine);
-  return { session: lines[0] as CommonSession, messages: lines.filter((l): l is CommonMessage => l.type === 'message') };
-}
-
 t.test('Claude Code and Codex → Gemini: gemini --resume sends the conversation of every recorded session and corpus file, mapped', { skip }, async (t) => {
   t.ok(foreign.length > 0, 'there are sessions of other harnesses to convert');
   const outcomes = await pool(foreign, 2, async (c) => {
-    const common = await foreignCommon(c.file);
-    if (common.messages.length === 0) return { common, resumed: null };
-    return { common, resumed: (await writeAndResume(common.session, common.messages)).resumed };
+    const common = await commonOf(c.file);
+    return { common, installed: await installAndResume(common.text) };
   });
   foreign.forEach((c, i) => {
-    const { common, resumed } = outcomes[i]!;
+    const { common, installed } = outcomes[i]!;
     t.test(c.name, async (t) => {
-      const expected = mappedForGemini(common.messages);
-      if (resumed === null || expected.length === 0) {
-        t.equal(expected.length, 0, 'nothing to resume: the session has no message the client would send');
+      const expected = mappedForGemini(continuedFor(common.session, common.messages));
+      if (installed.resumed === null) {
+        t.equal(expected.length, 0, `nothing installed only when the session has no message the client would send (${installed.stderr.trim().split('\n').pop()})`);
+        t.not(installed.stderr, /\n\s+at .+\(.+:\d+:\d+\)/, 'no stack trace');
         return;
       }
-      if (!resumed.found) return t.fail(`the client did not resume the written file: ${resumed.output.slice(0, 600)}`);
-      const theirs = clientItems(resumed.contents);
+      if (!installed.resumed.found) return t.fail(`the client did not resume the installed file: ${installed.resumed.output.slice(0, 600)}`);
+      const theirs = clientItems(installed.resumed.contents);
       t.equal(theirs.length, expected.length, 'as many parts as the mapped conversation');
       for (let k = 0; k < Math.max(theirs.length, expected.length); k++) if (!t.same(theirs[k], expected[k], `part ${k + 1} (${expected[k]?.role ?? theirs[k]?.role})`)) break;
     });

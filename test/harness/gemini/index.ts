@@ -14,7 +14,9 @@
  *   install the chat file into a fresh scratch store (or pass it with --session-file), run
  *   `gemini --resume ID -p ping`, return the `contents` of the first main request.
  * - `recordedGeminiChats()` → [{scenario, file}]: every chat file under fixtures/recorded-gemini/.
+ * - `publicGeminiChats()` → [{name, file}]: every chat file under fixtures/public-gemini/ (SOURCES.tsv names each).
  */
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { jsonlFiles } from '../fixtures.js';
 import { repoRoot } from '../pinned.js';
@@ -23,7 +25,7 @@ export { startMockGemini, classifyGeminiRequest, valueForSchema } from './mock-g
 export type { MockGeminiApi, GeminiScript, GeminiTurn, GeminiRequest, GeminiContent, ScriptPart } from './mock-gemini.js';
 export { runGemini, startGemini, geminiBundle, geminiInstalled, geminiEnv, writeGeminiSettings, GEMINI_VERSION } from './cli.js';
 export { runGeminiUi } from './interactive.js';
-export { resumeChat, chatSessionId, chatFileName, seedProject, ORACLE_PROJECT } from './oracle.js';
+export { resumeChat, resumeInstalled, chatSessionId, chatFileName, seedProject, ORACLE_PROJECT } from './oracle.js';
 export type { GeminiResumeResult } from './oracle.js';
 
 /** The folder holding the recorded chat files. */
@@ -35,4 +37,19 @@ export function recordedGeminiRoot(): string {
 export function recordedGeminiChats(): { scenario: string; file: string }[] {
   const root = recordedGeminiRoot();
   return jsonlFiles(root).map((file) => ({ scenario: path.relative(root, file).split(path.sep)[0]!, file }));
+}
+
+/** Every public chat file (`.json` or `.jsonl`) under fixtures/public-gemini/, sorted by path, named by that path. */
+export function publicGeminiChats(): { name: string; file: string }[] {
+  const root = path.join(repoRoot(), 'fixtures', 'public-gemini');
+  const out: { name: string; file: string }[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d).sort()) {
+      const p = path.join(d, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/\.jsonl?$/.test(e)) out.push({ name: path.relative(root, p), file: p });
+    }
+  };
+  if (existsSync(root)) walk(root);
+  return out;
 }

@@ -101,3 +101,21 @@ export async function resumeChat(file: string, opts: GeminiResumeOptions = {}): 
     rmSync(scratch, { recursive: true, force: true });
   }
 }
+
+/**
+ * Resume session `id` of a store txcript installed (`home/.gemini`, as `tx-native
+ * --install` left it: no project registry seeded) with `gemini --resume ID` run in `cwd`,
+ * and return the first main request's contents.
+ */
+export async function resumeInstalled(home: string, cwd: string, id: string, opts: { prompt?: string; timeoutMs?: number } = {}): Promise<GeminiResumeResult> {
+  writeGeminiSettings(home);
+  const mock = await startMockGemini({});
+  try {
+    const r = await runGemini({ args: ['--resume', id, '-p', opts.prompt ?? 'ping'], home, cwd, baseUrl: mock.url, timeoutMs: opts.timeoutMs ?? 120_000 });
+    const req = mock.routeRequests('main')[0];
+    if (!req || !req.body) return { found: false, output: `exit ${r.code ?? r.signal}${r.timedOut ? ' (timed out)' : ''}\n${r.stdout}${r.stderr}`, id };
+    return { found: true, contents: req.body.contents ?? [], request: req.body, id };
+  } finally {
+    await mock.close();
+  }
+}
