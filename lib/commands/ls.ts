@@ -13,7 +13,12 @@ import { ToolError, UsageError, type Context, type Tool } from '../core/tool.js'
 /** The codecs whose stores tx-ls lists: --harness (default the default harness's; `all`: every harness with a store). */
 async function codecsOf(ctx: Context): Promise<Codec[]> {
   const harness = stringOption(ctx, 'harness') ?? DEFAULT_HARNESS;
-  if (harness === 'all') return (await loadAll('codec')).filter((c) => c.store !== null).sort((a, b) => (a.harness < b.harness ? -1 : 1));
+  if (harness === 'all') {
+    const stores = (await loadAll('codec')).filter((c) => c.store !== null);
+    // DIRs are walked by every store's rules in detection order (the harness that reads any
+    // file last), so a file two would list is the more particular one's; stores in name order.
+    return ctx.files.length > 0 ? stores : stores.sort((a, b) => (a.harness < b.harness ? -1 : 1));
+  }
   if (!isHarness(harness)) throw new UsageError(`--harness is all or one of ${HARNESSES.join(', ')}, not ${JSON.stringify(harness)}`);
   const codec = await loadFacet(harness, 'codec');
   if (!codec.store) throw new UsageError(`--harness ${harness}: txcript cannot list ${codec.label} sessions`);

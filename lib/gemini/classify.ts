@@ -11,8 +11,10 @@
 //   message type "user", then by its content:
 //     functionResponse parts first (and what follows) tool-result
 //     text opening with <session_context>,
-//       <hook_context>, <state_snapshot>, [System:     injected (the client's own words)
+//       <hook_context>, <state_snapshot>, [System:,
+//       or "Please continue." alone                    injected (the client's own words)
 //     text opening with "/" or "?"                     command (the client does not resume it)
+//     displayContent opening with "/"                  command (a slash command the client expanded)
 //     anything else                                    prompt
 //   a line of none of these shapes                     other
 //
@@ -26,6 +28,8 @@ import { isSnapshotRecord } from './chat-log.js';
 
 /** Openings of user text the client writes itself. */
 export const INJECTED_OPENINGS = ['<session_context>', '<hook_context>', '<state_snapshot>', '[System:', 'System: Potential loop detected'];
+/** The whole text of the user message the client sends when it decides the model should go on (older clients prefix `System: `). */
+export const CONTINUATIONS: ReadonlySet<string> = new Set(['Please continue.', 'System: Please continue.']);
 
 /** The kind of a user message record by its content. */
 export function userRecordKind(content: unknown): Kind {
@@ -33,7 +37,7 @@ export function userRecordKind(content: unknown): Kind {
   const { before, responses } = splitResponses(partList(content));
   if (responses.length > 0 && before.length === 0) return 'tool-result';
   const text = contentText(content).trim();
-  if (INJECTED_OPENINGS.some((o) => text.startsWith(o))) return 'injected';
+  if (INJECTED_OPENINGS.some((o) => text.startsWith(o)) || CONTINUATIONS.has(text)) return 'injected';
   if (text.startsWith('/') || text.startsWith('?')) return 'command';
   return 'prompt';
 }
@@ -63,8 +67,11 @@ export function classifyGeminiLine(line: any): Kind {
     case 'error':
     case 'warning':
       return 'system';
-    case 'user':
-      return userRecordKind(line.content);
+    case 'user': {
+      // A slash command the client expanded (/init): what was typed is in displayContent.
+      const typed = line.displayContent === undefined ? '' : contentText(line.displayContent).trim();
+      return typed.startsWith('/') ? 'command' : userRecordKind(line.content);
+    }
     default:
       return 'other';
   }

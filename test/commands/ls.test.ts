@@ -468,3 +468,22 @@ t.test('--harness all lists every store found, each entry naming its harness, an
     t.match(refused.stderr, `${flag} lists one store`);
   }
 });
+
+t.test('--harness all DIR: each file is listed by the harness whose file it is, not by the one that reads any *.jsonl', async (t) => {
+  const dir = t.testdir({});
+  session(path.join(dir, 'mixed', `${ID}.jsonl`));
+  const rollout = path.join(dir, 'mixed', 'rollout-2025-09-01T08-00-00-22222222-2222-4222-8222-222222222222.jsonl');
+  writeFileSync(rollout, JSON.stringify({ timestamp: '2025-09-01T08:00:00.000Z', type: 'session_meta', payload: { id: '22222222-2222-4222-8222-222222222222', cwd: '/w', timestamp: '2025-09-01T08:00:00.000Z' } }) + '\n');
+  const chat = path.join(dir, 'mixed', 'session-2025-09-01T09-00-33333333.jsonl');
+  writeFileSync(chat, JSON.stringify({ sessionId: '33333333-3333-4333-8333-333333333333', projectHash: 'h', startTime: '2025-09-01T09:00:00.000Z', lastUpdated: '2025-09-01T09:00:00.000Z', kind: 'main' }) + '\n');
+  const r = await runTool(lsTool, ['--harness', 'all', '--sort', 'path', path.join(dir, 'mixed')], { env: {} });
+  t.equal(r.status, 0, r.stderr);
+  t.same(
+    r.json.map((e) => [path.basename(e.path), e.harness]),
+    [
+      [`${ID}.jsonl`, 'claude-code'],
+      [path.basename(rollout), 'codex'],
+      [path.basename(chat), 'gemini'],
+    ],
+  );
+});

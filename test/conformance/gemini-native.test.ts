@@ -30,6 +30,8 @@ import { GEMINI_PROMPT, clientItems, commonItems } from './gemini-compare.js';
 import { mappedForGemini } from './gemini-native-map.js';
 
 const skip = conformanceSkip();
+// Every chat resumed in a real client, two at a time: longer than tap's default timeout.
+t.setTimeout(90 * 60 * 1000);
 const root = repoRoot();
 const SESSION = '7e1d0f5a-0000-4000-8000-00000000c0de';
 

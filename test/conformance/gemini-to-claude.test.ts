@@ -16,6 +16,8 @@ import { pool } from '../helpers.js';
 import { assertContinued, convertAndResume } from './to-claude.js';
 
 const skip = conformanceSkip();
+// Every chat resumed in a real client, two at a time: longer than tap's default timeout.
+t.setTimeout(60 * 60 * 1000);
 
 const chats = [...recordedGeminiChats().map((c) => ({ name: `${c.scenario}/${path.basename(c.file)}`, file: c.file })), ...publicGeminiChats().map((c) => ({ name: c.name, file: c.file }))];
 

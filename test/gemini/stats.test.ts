@@ -35,7 +35,10 @@ function counted(file: string): { total: number; messages: number; prompts: numb
     }
     if (r.type === 'gemini') for (const c of r.toolCalls ?? []) calls.add(c.id);
     const said = typeof r.content === 'string' ? r.content : (r.content ?? []).map((p: any) => p.text ?? '').join('');
-    if (r.type === 'user' && !said.trimStart().startsWith('<') && !said.trimStart().startsWith('/') && !(r.content ?? [])[0]?.functionResponse) prompts.add(r.id);
+    // A slash command the client expanded into a prompt (/init): displayContent is what was typed.
+    const typed = typeof r.displayContent === 'string' ? r.displayContent : (r.displayContent ?? []).map((p: any) => p.text ?? '').join('');
+    if (typed.trimStart().startsWith('/')) continue;
+    if (r.type === 'user' && !/^(System: )?Please continue\.$/.test(said.trim()) && !said.trimStart().startsWith('<') && !said.trimStart().startsWith('/') && !(r.content ?? [])[0]?.functionResponse) prompts.add(r.id);
   }
   return { total, messages: answers.size, prompts: prompts.size, calls: calls.size, usd };
 }
