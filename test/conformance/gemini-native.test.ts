@@ -16,7 +16,7 @@
  *
  * The CLI runs two at a time.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
@@ -114,4 +114,42 @@ t.test('Claude Code and Codex → Gemini: gemini --resume sends the conversation
       for (let k = 0; k < Math.max(theirs.length, expected.length); k++) if (!t.same(theirs[k], expected[k], `part ${k + 1} (${expected[k]?.role ?? theirs[k]?.role})`)) break;
     });
   });
+});
+
+t.test('a conversation larger than the Gemini context window is refused clearly and nothing is installed; from its compaction it fits, and the client resumes from there', { skip }, async (t) => {
+  const scratch = mkdtempSync(path.join(tmpdir(), 'txcript-gemini-large-'));
+  t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
+  const home = path.join(scratch, 'home');
+  const cwd = path.join(scratch, 'work');
+  mkdirSync(cwd, { recursive: true });
+  // About 1,100,000 tokens of tool output (4 bytes a token): more than Gemini CLI's 1,048,576.
+  const before = [
+    { type: 'session', harness: 'claude-code', id: '44444444-4444-4444-8444-444444444444', cwd, started_at: '2026-07-01T00:00:00.000Z' },
+    { type: 'message', id: 'u1', role: 'user', content: [{ type: 'text', text: 'Read the log.' }] },
+    { type: 'message', id: 'a1', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_log', name: 'Read', input: { file_path: '/var/log/big.log' } }] },
+    { type: 'message', id: 'u2', role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_log', content: 'x'.repeat(4_400_000) }] },
+    { type: 'message', id: 'a2', role: 'assistant', content: [{ type: 'text', text: 'The log is long.' }] },
+  ];
+  const after = [
+    { type: 'message', id: 'u3', role: 'user', after_compaction: true, content: [{ type: 'text', text: 'Summary: the log was read; it is long.' }] },
+    { type: 'message', id: 'a3', role: 'assistant', content: [{ type: 'text', text: 'Noted.' }] },
+  ];
+  const ndjson = (lines: object[]) => lines.map((l) => JSON.stringify(l) + '\n').join('');
+  const args = ['--install', '--config-dir', path.join(home, '.gemini'), '--cwd', cwd];
+  const refused = await nativeGemini(ndjson(before), args);
+  t.equal(refused.status, 1, 'refused: exit 1');
+  t.match(refused.stderr, /^tx-native: session 44444444-4444-4444-8444-444444444444 is about \d+ tokens, more than the 1048576-token context window of gemini, and it has no compaction to start from: not written/m, 'the message says why');
+  t.notOk(existsSync(path.join(home, '.gemini', 'tmp')), 'nothing installed');
+  const whole = await nativeGemini(ndjson([...before, ...after]), args);
+  t.equal(whole.status, 0, `the session installs: the client resumes from its compaction (${whole.stderr.trim().split('\n')[0]})`);
+  const resumed = await resumeInstalled(home, cwd, '44444444-4444-4444-8444-444444444444', { prompt: GEMINI_PROMPT });
+  if (!resumed.found) return t.fail(`the client did not resume it: ${resumed.output.slice(0, 400)}`);
+  t.same(
+    clientItems(resumed.contents),
+    [
+      { role: 'user', part: { text: 'Summary: the log was read; it is long.' } },
+      { role: 'model', part: { text: 'Noted.' } },
+    ],
+    'the client sends the conversation from the compaction on, nothing of what came before it',
+  );
 });

@@ -102,3 +102,35 @@ t.test('usage and tokens are inverses', (t) => {
   t.equal(usageOfTokens(null), null);
   t.end();
 });
+
+t.test('a compaction: an empty checkpoint before the message after it; read back, that message starts the conversation again', (t) => {
+  const session: CommonSession = { type: 'session', harness: 'claude-code', id: 's', started_at: '2026-01-01T00:00:00.000Z' };
+  const m = (id: string, role: 'user' | 'assistant', text: string, after = false): CommonMessage => ({ type: 'message', id, role, content: [{ type: 'text', text }], ...(after ? { after_compaction: true } : {}) });
+  const messages = [m('u1', 'user', 'Before.'), m('a1', 'assistant', 'Old answer.'), m('u2', 'user', 'Summary of before.', true), m('a2', 'assistant', 'New answer.')];
+  const { lines } = writeGemini(session, messages, SESSION);
+  const at = lines.findIndex((l) => JSON.stringify(l) === '{"$set":{"messages":[]}}');
+  t.ok(at > 0, 'an empty checkpoint is written');
+  t.equal((lines[at + 1] as { id?: string }).id, 'u2', 'right before the message after the compaction');
+  const all = reread(lines, false);
+  t.same(
+    all.messages.map((x) => [x.id, x.after_compaction === true]),
+    [
+      ['u1', false],
+      ['a1', false],
+      ['u2', true],
+      ['a2', false],
+    ],
+    'the whole file: the message after the checkpoint marked after_compaction',
+  );
+  t.same(
+    reread(lines, true).messages.map((x) => x.id),
+    ['u2', 'a2'],
+    '--active: what the client resumes, from the compaction on',
+  );
+  const first = writeGemini(session, [m('u2', 'user', 'Summary.', true), m('a2', 'assistant', 'Answer.')], SESSION).lines;
+  t.notOk(
+    first.some((l) => JSON.stringify(l).includes('"messages":[]')),
+    'a compaction at the start needs no checkpoint',
+  );
+  t.end();
+});
