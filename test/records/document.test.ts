@@ -182,3 +182,15 @@ t.test('tx-grep and tx-filter find the text of a document’s messages, at the l
     'tx-filter --tool-calls',
   );
 });
+
+t.test('tx-redact between tx-parse and tx-native: the document comes back in its layout with the secret replaced', async (t) => {
+  const dir = scratch(t);
+  const file = path.join(dir, 'chat.json');
+  // A made-up token of GitHub's shape, assembled here so that no scanner takes this file for a leak.
+  const token = ['ghp', 'u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8d'].join('_');
+  const secret = { ...chat, messages: [{ ...chat.messages[0], content: `My token is ${token} thanks` }, ...chat.messages.slice(1)] };
+  const bytes = JSON.stringify(secret, null, 2);
+  writeFileSync(file, bytes);
+  const redacted = run('tx-native', [], run('tx-redact', [], run('tx-parse', [file]).stdout).stdout).stdout.toString('utf8');
+  t.equal(redacted, bytes.replace(token, '[REDACTED:github]'), 'byte for byte but the token');
+});
