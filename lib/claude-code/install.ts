@@ -1,8 +1,8 @@
 // Where a written session goes so that `claude --resume` finds it: beneath the config
-// dir's projects/<slug of cwd>/, named by a UUID (lib/core/install-file.ts gets it there).
+// dir's projects/<slug of cwd>/, named by a UUID (lib/core/install/install-file.ts gets it there).
 import path from 'node:path';
 import type { InstallTarget } from '../codec.js';
-import { UnsafePath } from '../core/install-file.js';
+import { UnsafePath } from '../core/install/install-file.js';
 import { isUuid } from '../core/uuid.js';
 import { projectSlug } from './slug.js';
 
@@ -19,5 +19,5 @@ export function subagentTarget(configDir: string, cwd: string, parentId: string,
   const parent = installTarget(configDir, cwd, parentId);
   if (!/^[A-Za-z0-9_-]{1,128}$/.test(agentId)) throw new UnsafePath(`agent id ${JSON.stringify(agentId)} is not a plain name`);
   const base = path.join(parent.sessionDir, 'subagents', `agent-${agentId}`);
-  return { file: `${base}.jsonl`, sessionDir: base, cwd };
+  return { file: `${base}.jsonl`, sessionDir: base, cwd, meta: `${base}.meta.json` };
 }

@@ -1,7 +1,7 @@
 // A tool's stdout that is a pipe (or a socket) is written with a blocking write of each
 // 64 KB piece the moment it fills, as cat writes; its stdin that is a pipe is read with
 // blocking reads, as cat reads, and nothing ahead of the reader (see Descriptor in
-// lib/core/output.ts and lib/core/pipe-input.ts). The bytes must be those a file gives
+// lib/core/output/output.ts and lib/core/input/pipe-input.ts). The bytes must be those a file gives
 // or takes; a descriptor made non-blocking, or a signal handler installed, hands the
 // rest to node's stream, still whole and in order; a live pipeline still shows each
 // line as it comes.
@@ -125,18 +125,19 @@ t.test('records through pipes both ways: tx-native, tx-filter, tx-stats and tx-c
 });
 
 t.test('descriptor 1 made non-blocking: what a blocking write cannot take goes through the stream, whole and in order', needsProc, async (t) => {
-  // Making process.stdout makes the pipe non-blocking; the reader waits, so the pipe fills.
+  // Making process.stdout makes the pipe non-blocking; the reader waits, so the pipe fills
+  // (two seconds: half a second was too short for node to start at a load of 20 on 2 cores).
   const pre = preload('write-nonblocking', 1, 'process.stdout;');
-  t.ok(sh(`node --require "${pre}" "${bin('tx-parse')}" < "${file}" | (sleep 0.5; cat)`).equals(expected), 'the same bytes');
+  t.ok(sh(`node --require "${pre}" "${bin('tx-parse')}" < "${file}" | (sleep 2; cat)`).equals(expected), 'the same bytes');
   const r = report('write-nonblocking');
   t.equal(r.blocking, false, 'the descriptor was non-blocking');
   t.ok(r.eagain >= 1, `a write found the pipe full (${r.eagain}) and the stream took over`);
 });
 
 t.test('descriptor 0 made non-blocking: node\'s stream reads the rest, and the records are the same', needsProc, async (t) => {
-  // Making process.stdin makes the pipe non-blocking; the writer starts late, so the first read finds it empty.
+  // Making process.stdin makes the pipe non-blocking; the writer starts late (two seconds, as above), so the first read finds it empty.
   const pre = preload('read-nonblocking', 0, 'process.stdin;');
-  t.ok(sh(`(sleep 0.3; cat "${file}") | node --require "${pre}" "${bin('tx-parse')}"`).equals(expected), 'the same records');
+  t.ok(sh(`(sleep 2; cat "${file}") | node --require "${pre}" "${bin('tx-parse')}"`).equals(expected), 'the same records');
   const r = report('read-nonblocking');
   t.equal(r.blocking, false, 'the descriptor was non-blocking');
   t.ok(r.eagain >= 1, `a read found the pipe empty (${r.eagain}) and the stream took over`);
