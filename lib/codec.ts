@@ -94,10 +94,12 @@ export interface DocumentCodec {
   readonly items: string;
   /** True when a parsed document's members other than its list make it this harness's session. */
   accepts(members: Record<string, unknown>): boolean;
-  /** The line that stands for the members before the list (the head) or after it (the tail). */
-  line(members: Record<string, unknown>, part: 'head' | 'tail'): object;
+  /** The line that stands for the members before the list (the head) or after it (the tail); null for a tail the document has no line for (nothing follows its list). */
+  line(members: Record<string, unknown>, part: 'head' | 'tail'): object | null;
   /** The members a head or tail line stands for (line's inverse); null when the line is not one. */
   members(line: unknown, part: 'head' | 'tail'): Record<string, unknown> | null;
+  /** The layout the client writes its documents in, for a harness whose session file is one today: tx-native writes a Common session as that document. */
+  readonly layout?: { indent: string; eol: string };
 }
 
 /** The members of a codec tx-filter uses. */
@@ -255,6 +257,14 @@ export interface NativeWriter {
   warnings: string[];
   /** After the last message: the entry that names the session in the store's index (InstallTarget.index), or null. */
   indexEntry?(): object | null;
+  /** The id the store names the session by, where it is not the UUID tx-native gave (OpenCode's `ses_…`). */
+  storeId?(): string;
+}
+
+/** A store that keeps sessions in a database, not as files: tx-native --install writes into it. */
+export interface DatabaseInstall {
+  /** Write sessions (each its native lines, and the folder it is resumed in) into the store of a configuration directory, all or none; returns their ids. Throws, writing nothing, when it cannot. */
+  install(config: string, sessions: { lines: object[]; cwd: string }[]): string[];
 }
 
 /** One session file found in a store. */
@@ -335,6 +345,8 @@ export interface SessionStore {
   countSubagents(file: string): number | null;
   /** The subagent transcripts beside a session file that are regular files; none for a file that is itself one, or a harness that keeps none. */
   subagentFiles(file: string): string[];
+  /** For a store that is a database: how sessions are installed into it (then installTarget is null). */
+  database?: DatabaseInstall;
   /** Where a session of `cwd` is installed for resume (throws UnsafePath for a path that would leave the root); null when sessions cannot be installed. */
   installTarget: ((config: string, cwd: string, id: string, parent?: { session: string; agentId: string }, startedAt?: string) => InstallTarget) | null;
   /** The shell command that resumes an installed session. */

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
-import type { Codec, InstallTarget, NativeWriter } from '../codec.js';
+import type { Codec, DocumentCodec, InstallTarget, NativeWriter } from '../codec.js';
 import { beneath, InstallTransaction, TargetExists, UnsafePath } from '../core/install/install-file.js';
 import { isUuid, TXCRIPT_NAMESPACE, uuidV5 } from '../core/uuid.js';
 import { cleanSession, type ArtifactBlock, type CommonMessage, type CommonSession } from '../common.js';
@@ -65,7 +65,7 @@ function targetHarness(name: unknown): Harness {
  */
 async function loadCodec(harness: Harness): Promise<Codec> {
   const codec = await loadFacet(harness, 'codec');
-  if (!codec.fromCommon || !codec.store?.installTarget) throw new UsageError(`--harness ${harness}: txcript cannot write ${codec.label} sessions`);
+  if (!codec.fromCommon || !(codec.store?.installTarget || codec.store?.database)) throw new UsageError(`--harness ${harness}: txcript cannot write ${codec.label} sessions`);
   return codec;
 }
 
@@ -84,6 +84,10 @@ interface OpenSession {
   continuable: Continuable;
   /** The input the session came from (for messages). */
   src?: string;
+  /** For a harness whose session file is one document (DocumentCodec.layout): the lines written as its pieces. */
+  document?: { codec: DocumentCodec; stitch: DocumentStitch; begun: boolean };
+  /** For a store that is a database: the lines, held to be written with the run's other sessions, and the folder it is resumed in. */
+  database?: { lines: object[]; cwd: string };
 }
 
 /** A word as the shell reads it back: bare when it is safe, else in single quotes. */
@@ -121,6 +125,24 @@ async function main(ctx: Context): Promise<void> {
   // Every session of the input is installed together or not at all (see InstallTransaction).
   let install: InstallTransaction | null = null;
   const installed: string[] = [];
+  // Sessions for a database store, written together at the end (DatabaseInstall).
+  const databaseSessions: { lines: object[]; cwd: string }[] = [];
+  let databaseConfig: string | null = null;
+
+  /** One native line of the session: held for a database, a piece of a document, or a line. */
+  const emit = async (current: OpenSession, line: object) => {
+    if (current.database) {
+      current.database.lines.push(line);
+      return;
+    }
+    const d = current.document;
+    if (!d) return current.out.writeJson(line);
+    const head = !d.begun;
+    d.begun = true;
+    const layout = head ? { layout: { key: d.codec.items, ...d.codec.layout! } } : {};
+    d.stitch.write(current.out, recordView({ harness, n: 0, kind: 'other', doc: head ? 'head' : 'item', ...layout }, Buffer.from(stringifyJson(line)), line));
+    await current.out.flushIfFull();
+  };
   const sides = new Set<string>();
   const refused = (err: unknown) => {
     if (err instanceof TargetExists) return taken(err.file);
@@ -135,7 +157,7 @@ async function main(ctx: Context): Promise<void> {
     try {
       for (const { message, n } of current.continuable.messages()) {
         const lines = writeMessage(current, message, { src: current.src, n: n > 0 ? n : undefined });
-        for (const l of lines) await current.out.writeJson(l);
+        for (const l of lines) await emit(current, l);
         current.lines += lines.length;
       }
     } catch (err) {
@@ -147,8 +169,14 @@ async function main(ctx: Context): Promise<void> {
     }
     const changed = current.continuable.summary();
     if (changed) ctx.note(`session ${current.id}: ${changed}`);
-    for (const line of current.writer.finish()) await current.out.writeJson(line);
+    for (const line of current.writer.finish()) await emit(current, line);
+    current.document?.stitch.close(current.out);
     await current.out.end();
+    if (current.database) {
+      if (current.lines === 0) ctx.warn(null, `session ${current.id} has no message the client could load: not installed`);
+      else databaseSessions.push(current.database);
+      return;
+    }
     if (current.stream && current.target && install) {
       current.stream.end();
       if (current.lines === 0) {
@@ -203,12 +231,23 @@ async function main(ctx: Context): Promise<void> {
     const given = typeof session.id === 'string' && session.id !== '' ? session.id : 'session';
     const id: string = args['session-id'] ?? (isUuid(given) ? given.toLowerCase() : uuidV5(TXCRIPT_NAMESPACE, given));
     if (!args.install) {
-      open = { writer: writerFor(session, { sessionId: id }), out: ctx.out, id, lines: 0, continuable: continuable(session), src };
+      const layout = lineCodecFor(harness).document;
+      const document = layout?.layout ? { codec: layout, stitch: new DocumentStitch(), begun: false } : undefined;
+      open = { writer: writerFor(session, { sessionId: id }), out: ctx.out, id, lines: 0, continuable: continuable(session), src, document };
       return;
     }
     const config = args['config-dir'] ?? store.configDir(ctx.proc.env);
     if (!config) throw new ToolError(`no config directory: set ${codec.home ? `${codec.home.variable} or ` : ''}HOME, or use --config-dir`);
     const cwd = path.resolve(ctx.proc.cwd(), args.cwd ?? session.cwd ?? ctx.proc.cwd());
+    if (store.database) {
+      const root = path.resolve(ctx.proc.cwd(), config);
+      if (databaseConfig !== null && databaseConfig !== root) throw new ToolError(`one config directory per run (${databaseConfig}, then ${root})`);
+      databaseConfig = root;
+      if (session.parent) ctx.warn(null, `session ${given}: a subagent's conversation is installed as a session of its own`);
+      const writer = writerFor(session, { sessionId: id, cwd });
+      open = { writer, out: ctx.out, id: writer.storeId?.() ?? id, lines: 0, continuable: continuable(session), src, database: { lines: [], cwd } };
+      return;
+    }
     let target: InstallTarget;
     let stream: Writable;
     try {
@@ -312,6 +351,16 @@ async function main(ctx: Context): Promise<void> {
     }
     await close();
     stitch.close(ctx.out);
+    if (databaseConfig !== null && databaseSessions.length > 0) {
+      let ids: string[];
+      try {
+        ids = codec!.store!.database!.install(databaseConfig, databaseSessions);
+      } catch (err) {
+        const message = (err as Error).message;
+        throw new ToolError(/UNIQUE constraint/.test(message) ? `a session of that id is already in ${databaseConfig}: not overwritten; to install it as a new session, run: ${freshIdCommand(args)}` : message);
+      }
+      ids.forEach((id, i) => ctx.note(`installed session ${id} in ${databaseConfig}\n  continue it with: cd ${shellQuote(databaseSessions[i]!.cwd)} && ${codec!.store!.resumeCommand(id)}`));
+    }
     const finished = install as InstallTransaction | null;
     if (finished) {
       try {

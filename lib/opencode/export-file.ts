@@ -4,7 +4,7 @@
 // (the file holds it laid out over many lines; tx-native lays it out again, and for a
 // document the client wrote that gives back the file byte for byte).
 import { statSync } from 'node:fs';
-import { fileLines } from '../core/file-lines.js';
+import { fileLines } from '../core/input/file-lines.js';
 import { classifyOpencodeLine } from './classify.js';
 import { ExportReader, ExportWriter, type ExportUnit } from './export-document.js';
 

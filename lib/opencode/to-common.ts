@@ -5,7 +5,7 @@
 // file) because the session line goes first and because, under --active, which messages
 // count is known only once the last compaction has been seen (active.ts).
 import type { CommonSession } from '../common.js';
-import { Spool } from '../core/spool.js';
+import { Spool } from '../core/output/spool.js';
 import { activeIndexes, type MessageFacts } from './active.js';
 import { commonMessages } from './blocks.js';
 import { isMessageWithParts, isSessionInfo } from './detect.js';

@@ -6,6 +6,7 @@
 // pieces instead of its physical lines: the members before its list as one line, each
 // item of the list as one, the members after it as one, each made a line of the harness
 // by its codec and marked `doc` so tx-native writes the document back byte for byte
+// (a document with nothing after its list may have no tail line: the writer closes it)
 // (document-write.ts). Anything else (a document no codec reads, one laid out otherwise,
 // one too large) is read as the lines it has, as before.
 import { isUtf8 } from 'node:buffer';
@@ -76,7 +77,10 @@ function split(buf: Buffer): Split | null {
     const after = keys.slice(at + 1).map((k): [string, unknown] => [k, doc[k]]);
     if (!codec.accepts(members([...before, ...after]))) continue;
     // The head and tail must read as this harness's lines wherever they are read.
-    if (detectLineCodec(codec.line(members(before), 'head')) !== reader || detectLineCodec(codec.line(members(after), 'tail')) !== reader) continue;
+    const tail = codec.line(members(after), 'tail');
+    if (detectLineCodec(codec.line(members(before), 'head')) !== reader || (tail !== null && detectLineCodec(tail) !== reader)) continue;
+    // With no tail line the writer closes the document itself, with a line end.
+    if (tail === null && (after.length > 0 || !eol)) continue;
     const s: Split = { codec, layout, key, before, items: doc[key] as unknown[], after, bom, eol };
     return exact(s, body) ? s : null;
   }
@@ -110,7 +114,7 @@ function newlines(text: string): number {
 function* pieces(s: Split): Generator<PhysicalLine> {
   const line = (n: number, value: unknown, fields: Record<string, unknown>): PhysicalLine => ({ n, bytes: Buffer.from(JSON.stringify(value)), crlf: false, eol: true, bom: false, fields });
   let at = 1;
-  const head = line(1, s.codec.line(members(s.before), 'head'), { doc: 'head', layout: { key: s.key, indent: s.layout.indent, eol: s.layout.eol } });
+  const head = line(1, s.codec.line(members(s.before), 'head')!, { doc: 'head', layout: { key: s.key, indent: s.layout.indent, eol: s.layout.eol } });
   head.bom = s.bom;
   yield head;
   at += newlines(documentHead(s.before, s.key, s.layout));
@@ -118,7 +122,9 @@ function* pieces(s: Split): Generator<PhysicalLine> {
     yield line(at + 1, s.items[i], { doc: 'item' });
     at += newlines(documentItem(s.items[i], i === 0, s.layout));
   }
-  const tail = line(s.items.length > 0 ? at + 1 : at, s.codec.line(members(s.after), 'tail'), { doc: 'tail' });
+  const last = s.codec.line(members(s.after), 'tail');
+  if (last === null) return;
+  const tail = line(s.items.length > 0 ? at + 1 : at, last, { doc: 'tail' });
   tail.eol = s.eol;
   yield tail;
 }
