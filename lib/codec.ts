@@ -257,8 +257,6 @@ export interface NativeWriter {
   warnings: string[];
   /** After the last message: the entry that names the session in the store's index (InstallTarget.index), or null. */
   indexEntry?(): object | null;
-  /** The id the store names the session by, where it is not the UUID tx-native gave (OpenCode's `ses_…`). */
-  storeId?(): string;
 }
 
 /** A store that keeps sessions in a database, not as files: tx-native --install writes into it. */
@@ -347,6 +345,10 @@ export interface SessionStore {
   subagentFiles(file: string): string[];
   /** For a store that is a database: how sessions are installed into it (then installTarget is null). */
   database?: DatabaseInstall;
+  /** The id the store names a session tx-native installs under a UUID by, where that is not the UUID (OpenCode's `ses_…`). */
+  storeId?(uuid: string): string;
+  /** The native bytes of a session that is not a file of its own (one of a database: its document), by the path discover gave; null for a session that is a file. */
+  read?(found: string): Iterable<string | Buffer> | null;
   /** Where a session of `cwd` is installed for resume (throws UnsafePath for a path that would leave the root); null when sessions cannot be installed. */
   installTarget: ((config: string, cwd: string, id: string, parent?: { session: string; agentId: string }, startedAt?: string) => InstallTarget) | null;
   /** The shell command that resumes an installed session. */

@@ -93,11 +93,13 @@ async function main(ctx: Context): Promise<number> {
   const homes = givenHomes(ctx);
   const configs = new Map([...homes].map(([harness, home]) => [harness, configIn(lineCodecFor(harness).home!, home)]));
   const target = await loadFacet(withName, 'codec');
-  if (!target.store?.installTarget || !target.fromCommon) throw new UsageError(`--with ${withName}: txcript cannot write ${target.label} sessions`);
+  if (!(target.store?.installTarget || target.store?.database) || !target.fromCommon) throw new UsageError(`--with ${withName}: txcript cannot write ${target.label} sessions`);
 
   const roots = await storeRoots(ctx.proc.env, configs);
   const source = sourceSession(roots, target, name);
-  const fields = source.codec.store!.scan(source.path, statSync(source.path).size);
+  // A session of a database is no file: its store reads it (SessionStore.read).
+  const own = source.codec.store!.read?.(source.path) ?? null;
+  const fields = source.codec.store!.scan(source.path, own ? 0 : statSync(source.path).size);
   const cwd = fields.cwd ?? ctx.proc.cwd();
   const targetConfig = configs.get(target.harness) ?? target.store!.configDir(ctx.proc.env);
   if (targetConfig === null) throw new ToolError(`no ${target.label} store: set ${target.home ? `${target.home.variable} or HOME, or use --${target.home.flag}` : 'HOME'}`);
@@ -112,9 +114,10 @@ async function main(ctx: Context): Promise<number> {
   } else {
     // The copy keeps the session's id (tx-native's rule: a UUID as it is, else a UUIDv5 of it).
     id = given === 'new' ? randomUUID() : given !== undefined ? given.toLowerCase() : isUuid(fields.id) ? fields.id.toLowerCase() : uuidV5(TXCRIPT_NAMESPACE, fields.id);
-    command = resumeCommand(target, homes.get(target.harness), cwd, id);
+    command = resumeCommand(target, homes.get(target.harness), cwd, target.store!.storeId?.(id) ?? id);
     const targetRoot: StoreRoot = { codec: target, root: target.store!.rootIn(targetConfig) };
-    const existing = sessionsById([targetRoot], id).filter((m) => target.store!.idOf(m.path).toLowerCase() === id);
+    const stored = (target.store!.storeId?.(id) ?? id).toLowerCase();
+    const existing = sessionsById([targetRoot], stored).filter((m) => target.store!.idOf(m.path).toLowerCase() === stored);
     if (existing.length > 0) {
       throw new ToolError(`${target.harness} already has session ${id} (${existing[0].path}): resume it with: ${command}; or make another copy with --session-id new`);
     }
@@ -125,7 +128,7 @@ async function main(ctx: Context): Promise<number> {
     const nativeArgs = ['--harness', target.harness, '--install', '--config-dir', targetConfig, '--cwd', cwd, '--session-id', id];
     if (args['from-compaction']) nativeArgs.push('--from-compaction');
     const statuses = await Promise.all([
-      stage(ctx, parseTool, [source.path], Readable.from([]), parsed),
+      own ? stage(ctx, parseTool, [], Readable.from(own), parsed) : stage(ctx, parseTool, [source.path], Readable.from([]), parsed),
       stage(ctx, commonTool, ['--active'], parsed, common),
       stage(ctx, nativeTool, nativeArgs, common, installed),
     ]);

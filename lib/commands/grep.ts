@@ -130,8 +130,22 @@ function documentOf(fd: number, size: number): Iterable<PhysicalLine> | null {
   return documentLines(buf.subarray(0, got));
 }
 
+/** The bytes of a session a store keeps in a database (SessionStore.read: its document), or null for a file. */
+function storeBytes(file: string): Buffer | null {
+  for (const harness of HARNESSES) {
+    const own = facetOf(harness, 'codec').store?.read?.(file) ?? null;
+    if (own !== null) return Buffer.concat([...own].map((c) => (typeof c === 'string' ? Buffer.from(c) : c)));
+  }
+  return null;
+}
+
 /** The lines of a file that could match: searched in its bytes, or for a .zst file in its decompressed lines. */
 function* candidates(file: string, search: Search, onLong: (n: number) => void): Generator<{ n: number; bytes: Buffer }> {
+  const own = storeBytes(file);
+  if (own !== null) {
+    for (const line of documentLines(own) ?? []) if (search.prefilter === null || search.prefilter.next(line.bytes, 0) >= 0) yield { n: line.n, bytes: line.bytes };
+    return;
+  }
   if (file.endsWith('.zst')) {
     let n = 0;
     for (const bytes of zstdFileLines(file)) {
@@ -163,7 +177,8 @@ async function searchFile(ctx: Context, file: string, search: Search): Promise<n
   const sessionFields = (harness: Harness): SessionFields | null => {
     if (fields !== undefined) return fields;
     try {
-      fields = facetOf(harness, 'codec').store?.scan(file, statSync(file).size) ?? null;
+      const store = facetOf(harness, 'codec').store;
+      fields = store?.scan(file, store.read ? 0 : statSync(file).size) ?? null;
     } catch {
       fields = null;
     }

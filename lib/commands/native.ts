@@ -245,7 +245,7 @@ async function main(ctx: Context): Promise<void> {
       databaseConfig = root;
       if (session.parent) ctx.warn(null, `session ${given}: a subagent's conversation is installed as a session of its own`);
       const writer = writerFor(session, { sessionId: id, cwd });
-      open = { writer, out: ctx.out, id: writer.storeId?.() ?? id, lines: 0, continuable: continuable(session), src, database: { lines: [], cwd } };
+      open = { writer, out: ctx.out, id: store.storeId?.(id) ?? id, lines: 0, continuable: continuable(session), src, database: { lines: [], cwd } };
       return;
     }
     let target: InstallTarget;

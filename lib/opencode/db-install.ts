@@ -34,6 +34,10 @@ export function installSessions(dataDir: string, sessions: DatabaseSession[], no
     if (!isSessionInfo(info)) throw new InstallRefused('a session without its info line');
     const messages = rest.filter(isMessageWithParts) as MessageWithParts[];
     const placed: SessionInfo = sessionPlacedIn(info, s.cwd);
+    // Updated when its last message was: the client lists sessions newest first by it.
+    let updated = placed.time.updated;
+    for (const m of messages) updated = Math.max(updated, m.info.time?.completed ?? 0, m.info.time?.created ?? 0);
+    placed.time = { ...placed.time, updated };
     const script = insertSessionScript(placed, messages, { projectID: 'global', now });
     // One transaction around every session: the first script's BEGIN and the last's COMMIT.
     scripts.push(script);

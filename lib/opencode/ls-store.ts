@@ -3,20 +3,21 @@
 // query (list-sql.ts), through the SQLite this machine has (sqlite-engines.ts: node:sqlite
 // on Node 22.5 and later, else the sqlite3 command; with neither, the database is skipped
 // with a message). A session of the database is named `DB#ID` (its path, for a listing;
-// `opencode export ID` gives its document). `opencode export` documents in a folder named
-// are listed too, by their first bytes. A subagent is a child session (its parent's
+// `read` gives the document `opencode export ID` prints). `opencode export` documents in a
+// folder named are listed too, by their first bytes. A subagent is a child session (its parent's
 // `subagents` count); sessions are installed by db-install.ts, not as files.
 import { closeSync, readdirSync, readSync, statSync, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { FoundSession, SessionFields, SessionStore, WalkProblem } from '../codec.js';
 import { openRegular } from '../core/input/regular-file.js';
 import { isoOf } from './envelope.js';
-import { exportFileUnits } from './export-file.js';
+import { exportDocumentOf, exportFileUnits } from './export-file.js';
 import { isMessageWithParts, isSessionInfo } from './detect.js';
 import { firstPromptQuery, LISTING, type ListingRow } from './list-sql.js';
 import { modelOf, typedTexts } from './parts.js';
 import { localEngine } from './sqlite-engines.js';
-import { opencodeDataDir } from './store.js';
+import { sessionIdFor } from './native-writer.js';
+import { opencodeDataDir, sessionLines } from './store.js';
 
 /** The database's name in the data folder. */
 export const DB_NAME = 'opencode.db';
@@ -104,11 +105,12 @@ function* walk(root: string, onProblem: (p: WalkProblem) => void): Generator<Fou
       continue;
     }
     names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    // Folders in name order: pushed last first.
+    for (let i = names.length - 1; i >= 0; i--) if (names[i].isDirectory() && !SKIP.has(names[i].name)) stack.push(path.join(dir, names[i].name));
     for (const e of names) {
       const p = path.join(dir, e.name);
-      if (e.isDirectory()) {
-        if (!SKIP.has(e.name)) stack.push(p);
-      } else if (e.isFile() && e.name === DB_NAME) {
+      if (e.isDirectory()) continue;
+      else if (e.isFile() && e.name === DB_NAME) {
         yield* databaseSessions(p, statSync(p), onProblem);
       } else if (e.isFile() && e.name.endsWith('.json') && isExportFile(p)) {
         yield { path: p, project: path.basename(dir), stat: statSync(p) };
@@ -190,6 +192,17 @@ export const opencodeStore: SessionStore = {
   subagentFiles: () => [],
   installTarget: null,
   resumeCommand: (id) => `opencode --session ${id}`,
+  storeId: sessionIdFor,
+  read(found) {
+    const s = dbSession(found);
+    if (s === null) return null;
+    const engine = localEngine(s.db, { readonly: true });
+    if (engine === null) throw new Error('no SQLite on this machine (node:sqlite, Node 22.5 and later, or the sqlite3 command)');
+    const lines = sessionLines(engine, s.id);
+    if (lines === null) throw new Error(`no session ${s.id} in ${s.db}`);
+    // The document `opencode export` prints, which tx-parse reads as the session's lines.
+    return exportDocumentOf(lines);
+  },
   subagents: () => [],
   pluginRegistryPath: () => null,
   readPlugins: async () => {},

@@ -1,16 +1,20 @@
 // The OpenCode writer as tx-native drives it (NativeWriter): the session's info goes
 // first, before the lines of the first message. tx-native names a session by a UUID; an
-// OpenCode session id (`ses_…`, newest first by its time digits) is made from it, the
-// same UUID giving the same id.
+// OpenCode session id (`ses_`, 12 hex digits, 14 base-62 characters, the client's shape)
+// is made from it, the same UUID giving the same id.
+import { createHash } from 'node:crypto';
 import type { CommonMessage, CommonSession } from '../common.js';
 import type { FromCommonOptions, NativeWriter } from '../codec.js';
 import { OpencodeWriter } from './from-common.js';
-import { IdMaker } from './ids.js';
 
-/** The OpenCode session id tx-native's UUID stands for. */
-export function sessionIdFor(uuid: string, session: CommonSession, now = Date.now()): string {
-  const started = session.started_at ? Date.parse(session.started_at) : NaN;
-  return new IdMaker(`tx-native\0${uuid}`).session(Number.isFinite(started) ? started : now);
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** The OpenCode session id tx-native's UUID stands for: the same UUID, the same id, whatever the session holds (tx-continue prints it before the session is written). */
+export function sessionIdFor(uuid: string): string {
+  const digest = createHash('sha256').update(`tx-native\0${uuid.toLowerCase()}`).digest();
+  let tail = '';
+  for (let i = 6; i < 20; i++) tail += BASE62[digest[i]! % 62];
+  return `ses_${digest.subarray(0, 6).toString('hex')}${tail}`;
 }
 
 /** A NativeWriter over OpencodeWriter: its info first. */
@@ -21,7 +25,7 @@ export class OpencodeNativeWriter implements NativeWriter {
   readonly id: string;
 
   constructor(session: CommonSession, options: FromCommonOptions) {
-    this.id = options.sessionId.startsWith('ses_') ? options.sessionId : sessionIdFor(options.sessionId, session);
+    this.id = options.sessionId.startsWith('ses_') ? options.sessionId : sessionIdFor(options.sessionId);
     this.writer = new OpencodeWriter(session, { sessionId: this.id, cwd: options.cwd });
   }
 
@@ -41,10 +45,5 @@ export class OpencodeNativeWriter implements NativeWriter {
 
   finish(): object[] {
     return [...this.head(), ...this.writer.finish()];
-  }
-
-  /** The id the store names the session by. */
-  storeId(): string {
-    return this.id;
   }
 }

@@ -12,7 +12,7 @@ import { checkedSessionId, insertSessionScript, literal, sessionPlacedIn } from 
 import type { MessageWithParts, SessionInfo } from '../../lib/opencode/shape.js';
 import { localEngine } from '../../lib/opencode/sqlite-engines.js';
 import { listSessions, opencodeDbPath, sessionLines } from '../../lib/opencode/store.js';
-import { recordedExports, recordedLines } from './build.js';
+import { recordedExports, recordedLines, SCHEMA } from './build.js';
 
 t.test('every recorded session goes to rows and back to the same lines, key for key', (t) => {
   for (const { scenario, file } of recordedExports()) {
@@ -55,14 +55,6 @@ t.test("the store's place follows the client: XDG_DATA_HOME, else ~/.local/share
   t.end();
 });
 
-// The client's tables, as far as a session needs them (packages/opencode/src/session/session.sql.ts, project.sql.ts).
-const SCHEMA = `
-CREATE TABLE project (id text PRIMARY KEY, worktree text NOT NULL, vcs text, name text, icon_url text, icon_url_override text, icon_color text, time_created integer NOT NULL, time_updated integer NOT NULL, time_initialized integer, sandboxes text NOT NULL, commands text);
-CREATE TABLE session (id text PRIMARY KEY, project_id text NOT NULL REFERENCES project(id) ON DELETE CASCADE, workspace_id text, parent_id text, slug text NOT NULL, directory text NOT NULL, path text, title text NOT NULL, version text NOT NULL, share_url text, summary_additions integer, summary_deletions integer, summary_files integer, summary_diffs text, metadata text, cost real DEFAULT 0 NOT NULL, tokens_input integer DEFAULT 0 NOT NULL, tokens_output integer DEFAULT 0 NOT NULL, tokens_reasoning integer DEFAULT 0 NOT NULL, tokens_cache_read integer DEFAULT 0 NOT NULL, tokens_cache_write integer DEFAULT 0 NOT NULL, revert text, permission text, agent text, model text, time_created integer NOT NULL, time_updated integer NOT NULL, time_compacting integer, time_archived integer);
-CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL REFERENCES session(id) ON DELETE CASCADE, time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
-CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL REFERENCES message(id) ON DELETE CASCADE, session_id text NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
-PRAGMA journal_mode = WAL;
-`;
 
 t.test('the write is one transaction: a session is in the store whole, or not at all', async (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'txcript-opencode-db-'));
