@@ -32,6 +32,8 @@ export interface OpencodeFromCommonOptions {
   version?: string;
   /** The time the session is written, for messages without a timestamp. */
   now?: number;
+  /** What the ids' tails are made from (default: the Common session's harness and id); another seed, other ids, so a copy never shares one with its source. */
+  seed?: string;
 }
 
 /** The text written for a call that has no result in the Common session. */
@@ -80,7 +82,7 @@ export class OpencodeWriter {
     const started = session.started_at ? Date.parse(session.started_at) : NaN;
     this.created = Number.isFinite(started) ? started : (opts.now ?? Date.now());
     this.clock = this.created;
-    this.ids = new IdMaker(`${session.harness}\0${session.id}`);
+    this.ids = new IdMaker(opts.seed ?? `${session.harness}\0${session.id}`);
     this.sessionID = opts.sessionId ?? this.ids.session(this.created);
     if (!isClientId(this.sessionID, 'session') && !/^ses_[0-9A-Za-z]+$/.test(this.sessionID)) throw new Error(`not an OpenCode session id: ${this.sessionID}`);
     this.cwd = opts.cwd ?? session.cwd ?? '/';

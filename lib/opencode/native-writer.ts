@@ -26,7 +26,7 @@ export class OpencodeNativeWriter implements NativeWriter {
 
   constructor(session: CommonSession, options: FromCommonOptions) {
     this.id = options.sessionId.startsWith('ses_') ? options.sessionId : sessionIdFor(options.sessionId);
-    this.writer = new OpencodeWriter(session, { sessionId: this.id, cwd: options.cwd });
+    this.writer = new OpencodeWriter(session, { sessionId: this.id, cwd: options.cwd, seed: this.id });
   }
 
   get warnings(): string[] {
