@@ -245,6 +245,10 @@ export interface FromCommonOptions {
   modelProvider?: string;
   /** The configuration directory of the store the session is written for, when known (so a writer can read the client's configuration). */
   config?: string;
+  /** The model the session continues with, `PROVIDER/MODEL` (tx-native --model), for a client that resumes with the model a session names (OpenCode). */
+  model?: string;
+  /** The environment, for a writer that reads the client's own configuration (its default model). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** One Common session being written as native lines. */

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
-import type { Codec, DocumentCodec, InstallTarget, NativeWriter } from '../codec.js';
+import type { Codec, DocumentCodec, FromCommonOptions, InstallTarget, NativeWriter } from '../codec.js';
 import { beneath, InstallTransaction, TargetExists, UnsafePath } from '../core/install/install-file.js';
 import { isUuid, TXCRIPT_NAMESPACE, uuidV5 } from '../core/uuid.js';
 import { cleanSession, type ArtifactBlock, type CommonMessage, type CommonSession } from '../common.js';
@@ -24,7 +24,7 @@ import type { Harness } from '../record.js';
 
 const HELP = `usage: tx-native [--strict] [FILE...]
        tx-native [--harness ${HARNESSES.join('|')}] [--session-id UUID]
-                 [--from-compaction] [--context-window N]
+                 [--from-compaction] [--context-window N] [--model P/M]
                  [--install [--config-dir DIR] [--cwd DIR]] [FILE...]
 
 Records in (from tx-parse, possibly filtered): each native line written back
@@ -48,6 +48,9 @@ a conversation larger than the context window is not written (exit 1).
   --config-dir DIR   the harness's configuration directory (default from its
                      variable: ${HARNESSES.map(lineCodecFor).filter((c) => c.home).map((c) => `$${c.home!.variable}${c.home!.dir === undefined ? '' : `/${c.home!.dir}`}`).join(', ')}; else under HOME)
   --cwd DIR          the project directory to resume in (default: the session's cwd)
+  --model P/M        the model the session continues with, for a client that
+                     resumes with the model a session names (opencode; default:
+                     its configured model, else the model that answered)
   --strict           exit 1 if any input line was skipped
   -h, --help         this text        --version   the version
 See tx-native(1).`;
@@ -221,6 +224,15 @@ async function main(ctx: Context): Promise<void> {
     return lines;
   };
 
+  /** A writer of the session, told the model and the environment; a writer that refuses its options is a usage error. */
+  const newWriter = (writerFor: NonNullable<Codec['fromCommon']>, session: CommonSession, options: FromCommonOptions): NativeWriter => {
+    try {
+      return writerFor(session, { ...options, env: ctx.proc.env, ...(typeof args.model === 'string' ? { model: args.model } : {}) });
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  };
+
   const start = async (session: CommonSession, src: string | undefined) => {
     await close();
     codec ??= await loadCodec(harness);
@@ -233,7 +245,7 @@ async function main(ctx: Context): Promise<void> {
     if (!args.install) {
       const layout = lineCodecFor(harness).document;
       const document = layout?.layout ? { codec: layout, stitch: new DocumentStitch(), begun: false } : undefined;
-      open = { writer: writerFor(session, { sessionId: id }), out: ctx.out, id, lines: 0, continuable: continuable(session), src, document };
+      open = { writer: newWriter(writerFor, session, { sessionId: id }), out: ctx.out, id, lines: 0, continuable: continuable(session), src, document };
       return;
     }
     const config = args['config-dir'] ?? store.configDir(ctx.proc.env);
@@ -244,7 +256,7 @@ async function main(ctx: Context): Promise<void> {
       if (databaseConfig !== null && databaseConfig !== root) throw new ToolError(`one config directory per run (${databaseConfig}, then ${root})`);
       databaseConfig = root;
       if (session.parent) ctx.warn(null, `session ${given}: a subagent's conversation is installed as a session of its own`);
-      const writer = writerFor(session, { sessionId: id, cwd });
+      const writer = newWriter(writerFor, session, { sessionId: id, cwd });
       open = { writer, out: ctx.out, id: store.storeId?.(id) ?? id, lines: 0, continuable: continuable(session), src, database: { lines: [], cwd } };
       return;
     }
@@ -274,7 +286,7 @@ async function main(ctx: Context): Promise<void> {
         throw err;
       }
     };
-    open = { writer: writerFor(session, { sessionId: id, cwd, materialize }), out: new Output(stream), id, target, stream, lines: 0, continuable: continuable(session), src };
+    open = { writer: newWriter(writerFor, session, { sessionId: id, cwd, materialize }), out: new Output(stream), id, target, stream, lines: 0, continuable: continuable(session), src };
     if (session.parent) {
       const p = session.parent;
       open.meta = { ...(p.agent_type ? { agentType: p.agent_type } : {}), ...(p.description ? { description: p.description } : {}), ...(p.tool_use_id ? { toolUseId: p.tool_use_id } : {}) };
@@ -386,6 +398,6 @@ function nativeLineView(line: PhysicalLine) {
 export const nativeTool: Tool = {
   name: 'tx-native',
   help: HELP,
-  options: { string: ['session-id', 'config-dir', 'cwd', 'harness', 'context-window'], boolean: ['install', 'from-compaction'] },
+  options: { string: ['session-id', 'config-dir', 'cwd', 'harness', 'context-window', 'model'], boolean: ['install', 'from-compaction'] },
   main,
 };

@@ -1,10 +1,12 @@
 // The OpenCode writer as tx-native drives it (NativeWriter): the session's info goes
 // first, before the lines of the first message. tx-native names a session by a UUID; an
 // OpenCode session id (`ses_`, 12 hex digits, 14 base-62 characters, the client's shape)
-// is made from it, the same UUID giving the same id.
+// is made from it, the same UUID giving the same id. The user messages name the model the
+// session continues with (config-model.ts).
 import { createHash } from 'node:crypto';
 import type { CommonMessage, CommonSession } from '../common.js';
 import type { FromCommonOptions, NativeWriter } from '../codec.js';
+import { configuredModel, parseModel } from './config-model.js';
 import { OpencodeWriter } from './from-common.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -26,7 +28,10 @@ export class OpencodeNativeWriter implements NativeWriter {
 
   constructor(session: CommonSession, options: FromCommonOptions) {
     this.id = options.sessionId.startsWith('ses_') ? options.sessionId : sessionIdFor(options.sessionId);
-    this.writer = new OpencodeWriter(session, { sessionId: this.id, cwd: options.cwd, seed: this.id });
+    const given = options.model === undefined ? null : parseModel(options.model);
+    if (options.model !== undefined && given === null) throw new Error(`--model ${JSON.stringify(options.model)} is not PROVIDER/MODEL`);
+    const continueWith = given ?? (options.env ? configuredModel(options.env) : null) ?? undefined;
+    this.writer = new OpencodeWriter(session, { sessionId: this.id, cwd: options.cwd, seed: this.id, continueWith });
   }
 
   get warnings(): string[] {
