@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
-import type { Codec, DocumentCodec, FromCommonOptions, InstallTarget, NativeWriter } from '../codec.js';
+import type { Codec, FromCommonOptions, InstallTarget, NativeWriter } from '../codec.js';
 import { beneath, InstallTransaction, TargetExists, UnsafePath } from '../core/install/install-file.js';
 import { isUuid, TXCRIPT_NAMESPACE, uuidV5 } from '../core/uuid.js';
 import { cleanSession, type ArtifactBlock, type CommonMessage, type CommonSession } from '../common.js';
@@ -12,12 +12,13 @@ import { Continuable } from '../continuable/continuable.js';
 import { datedSession } from '../continuable/placeholders.js';
 import { NotContinuable } from '../continuable/rules.js';
 import { reusedChunks } from '../core/input/file-chunks.js';
-import { isLongPiece, lineBatches, LONG_LINE, type PhysicalLine } from '../core/input/lines.js';
+import { isLongPiece, lineBatches, LONG_LINE } from '../core/input/lines.js';
 import { Output } from '../core/output/output.js';
 import { DocumentStitch } from '../records/document-write.js';
+import { nativeLineView, writePiece, type DocumentOut } from './native-lines.js';
 import { LongReader, pushNative } from '../records/read.js';
 import { ToolError, UsageError, type Context, type Tool } from '../core/tool.js';
-import { decodeLine, recordView } from '../records/record-bytes.js';
+import { decodeLine } from '../records/record-bytes.js';
 import { stringifyJson } from '../core/json/json-text.js';
 import { DEFAULT_HARNESS, HARNESSES, isHarness, lineCodecFor, loadFacet } from '../codecs.js';
 import type { Harness } from '../record.js';
@@ -88,7 +89,7 @@ interface OpenSession {
   /** The input the session came from (for messages). */
   src?: string;
   /** For a harness whose session file is one document (DocumentCodec.layout): the lines written as its pieces. */
-  document?: { codec: DocumentCodec; stitch: DocumentStitch; begun: boolean };
+  document?: DocumentOut;
   /** For a store that is a database: the lines, held to be written with the run's other sessions, and the folder it is resumed in. */
   database?: { lines: object[]; cwd: string };
 }
@@ -138,13 +139,8 @@ async function main(ctx: Context): Promise<void> {
       current.database.lines.push(line);
       return;
     }
-    const d = current.document;
-    if (!d) return current.out.writeJson(line);
-    const head = !d.begun;
-    d.begun = true;
-    const layout = head ? { layout: { key: d.codec.items, ...d.codec.layout! } } : {};
-    d.stitch.write(current.out, recordView({ harness, n: 0, kind: 'other', doc: head ? 'head' : 'item', ...layout }, Buffer.from(stringifyJson(line)), line));
-    await current.out.flushIfFull();
+    if (current.document) return writePiece(current.out, current.document, line);
+    return current.out.writeJson(line);
   };
   const sides = new Set<string>();
   const refused = (err: unknown) => {
@@ -244,7 +240,7 @@ async function main(ctx: Context): Promise<void> {
     const id: string = args['session-id'] ?? (isUuid(given) ? given.toLowerCase() : uuidV5(TXCRIPT_NAMESPACE, given));
     if (!args.install) {
       const layout = lineCodecFor(harness).document;
-      const document = layout?.layout ? { codec: layout, stitch: new DocumentStitch(), begun: false } : undefined;
+      const document = layout?.layout ? { harness, codec: layout, stitch: new DocumentStitch(), begun: false } : undefined;
       open = { writer: newWriter(writerFor, session, { sessionId: id }), out: ctx.out, id, lines: 0, continuable: continuable(session), src, document };
       return;
     }
@@ -387,11 +383,6 @@ async function main(ctx: Context): Promise<void> {
     // A refusal or an error anywhere takes back everything this run wrote.
     (install as InstallTransaction | null)?.abort();
   }
-}
-
-/** A native line as a record of it, to write it back with its own BOM and line end. */
-function nativeLineView(line: PhysicalLine) {
-  return recordView({ harness: DEFAULT_HARNESS, n: line.n, kind: 'other', ...(line.bom ? { bom: true } : {}), ...(line.crlf ? { crlf: true } : {}), ...(line.eol ? {} : { eol: false }) }, line.bytes);
 }
 
 /** The tx-native tool. */
