@@ -50,8 +50,8 @@ a conversation larger than the context window is not written (exit 1).
                      variable: ${HARNESSES.map(lineCodecFor).filter((c) => c.home).map((c) => `$${c.home!.variable}${c.home!.dir === undefined ? '' : `/${c.home!.dir}`}`).join(', ')}; else under HOME)
   --cwd DIR          the project directory to resume in (default: the session's cwd)
   --model P/M        the model the session continues with, for a client that
-                     resumes with the model a session names (opencode; default:
-                     its configured model, else the model that answered)
+                     resumes with the model a session names (default: the
+                     client's configured model, else the model that answered)
   --strict           exit 1 if any input line was skipped
   -h, --help         this text        --version   the version
 See tx-native(1).`;
