@@ -3,9 +3,11 @@
 // of its other facets (lib/codec.ts, CodecFacets), each a module of its folder imported
 // the first time a tool asks for it. So tx-filter loads every harness's questions and no
 // converter, writer or store; tx-ls and tx-native load the one harness they are asked for.
+import { statSync } from 'node:fs';
 import { claudeLineCodec } from './claude-code/codec-line.js';
 import type { CodecFacets, FacetName, LineCodec } from './codec.js';
 import { codexLineCodec } from './codex/codec-line.js';
+import { readStoredSessionsWith } from './core/input/input-streams.js';
 import { geminiLineCodec } from './gemini/codec-line.js';
 import { opencodeLineCodec } from './opencode/codec-line.js';
 import type { Harness } from './record.js';
@@ -93,3 +95,22 @@ export function facetOf<F extends FacetName>(harness: Harness, facet: F): CodecF
 export function loadAll<F extends FacetName>(facet: F): Promise<CodecFacets[F][]> {
   return Promise.all(REGISTRY.map((e) => loadFacet(e.line.harness, facet)));
 }
+
+// A session a store keeps in no file of its own is named `DB#ID` (the database's path,
+// its id: SessionStore.read), and every tool reads it by that name through its store.
+readStoredSessionsWith((name) => {
+  const at = name.lastIndexOf('#');
+  if (at <= 0) return null;
+  try {
+    if (!statSync(name.slice(0, at)).isFile()) return null;
+  } catch {
+    return null;
+  }
+  return (async () => {
+    for (const codec of await loadAll('codec')) {
+      const bytes = codec.store?.read?.(name) ?? null;
+      if (bytes !== null) return [...bytes].map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
+    }
+    throw new Error('no such file, nor a session of a store');
+  })();
+});

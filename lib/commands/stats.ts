@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { isMainThread } from 'node:worker_threads';
 import { splitLines } from '../core/input/lines.js';
 import { readRecordBatches, type RecordStreamItem } from '../records/read.js';
-import { namedFileStream } from '../core/input/input-streams.js';
+import { openNamed } from '../core/input/input-streams.js';
 import { stdoutIsTerminal, UsageError, type Context, type Tool } from '../core/tool.js';
 import type { SessionCounter } from '../codec.js';
 import { DEFAULT_HARNESS, facetOf, loadAll, loadFacet } from '../codecs.js';
@@ -317,7 +317,7 @@ function quietly(ctx: Context): Context {
       for (const name of ctx.files) {
         let stream: Readable;
         try {
-          stream = namedFileStream(name);
+          stream = await openNamed(name);
         } catch {
           continue;
         }

@@ -3,7 +3,7 @@
 import type { Readable } from 'node:stream';
 import type Minimist from 'minimist';
 import type { FilePart } from './input/file-parts.js';
-import { namedFileStream, stdinStream } from './input/input-streams.js';
+import { openNamed, stdinStream } from './input/input-streams.js';
 import { OnceNotes } from './once-notes.js';
 import { BrokenPipe, Output, OutputFailed } from './output/output.js';
 import { stdoutTarget } from './output/stdout.js';
@@ -109,7 +109,7 @@ async function* openInputs(files: string[], proc: Proc, part: FilePart | undefin
     // opens like a file and fails only at its first read: it is refused here, by name.
     let stream: Readable;
     try {
-      stream = namedFileStream(name, part);
+      stream = await openNamed(name, part);
     } catch (err) {
       ctx.cannotRead(name, err as NodeJS.ErrnoException);
       continue;

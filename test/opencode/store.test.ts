@@ -22,7 +22,18 @@ const CLAUDE_ID = '00000000-0000-4000-8000-0000000000b1';
 function run(name: string, args: string[], env: NodeJS.ProcessEnv, input?: string | Buffer) {
   const r = spawnSync(process.execPath, [bin(name), ...args], { input, env: { PATH: process.env.PATH, ...env } });
   const stdout = r.stdout.toString('utf8');
-  return { status: r.status, stdout, stderr: r.stderr.toString('utf8'), json: stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)) };
+  return {
+    status: r.status,
+    stdout,
+    stderr: r.stderr.toString('utf8'),
+    /** The output's lines as JSON (for a tool that writes NDJSON). */
+    get json(): any[] {
+      return stdout
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l));
+    },
+  };
 }
 
 /** A scratch HOME with an empty OpenCode database in its data folder; null when this machine has no SQLite. */
@@ -180,4 +191,32 @@ t.test('tx-ls DIR lists the export documents under it (and nothing else)', async
   const sub = r.json.find((e) => e.title === 'Recorded session' && e.path.includes('/tools/'))!;
   t.equal(sub.id, JSON.parse(readFileSync(tools, 'utf8')).info.id, 'its id from its info');
   t.equal(sub.subagents, null, 'a document keeps no children');
+});
+
+t.test('every tool reads a session of the database by the name tx-ls gives it (DB#ID)', async (t) => {
+  const s = store(t);
+  if (!s) return t.pass(noSqlite);
+  const env = { HOME: s.home };
+  t.equal(run('tx-native', ['--harness', 'opencode', '--install', '--cwd', s.home], env, commonOf(tools)).status, 0);
+  const [entry] = run('tx-ls', ['--harness', 'opencode'], env).json;
+  const parsed = run('tx-parse', [entry.path], env);
+  t.equal(parsed.status, 0, parsed.stderr);
+  t.same(
+    parsed.json.map((r) => [r.harness, r.kind, r.src === entry.path]),
+    [['opencode', 'meta', true], ['opencode', 'prompt', true], ...Array(4).fill(['opencode', 'assistant', true])],
+    'tx-parse: the session’s info and messages, named by their source',
+  );
+  const doc = JSON.parse(run('tx-native', [], env, parsed.stdout).stdout);
+  t.equal(doc.info.id, entry.id, 'tx-native writes it back as the document opencode export prints');
+  const stats = run('tx-stats', [entry.path], env);
+  t.equal(stats.status, 0, stats.stderr);
+  t.same([stats.json[0].session, stats.json[0].tool_calls.total], [entry.id, 3], 'tx-stats counts it');
+  const missing = run('tx-parse', [`${s.db}#ses_nosuchsession`], env);
+  t.equal(missing.status, 1, 'a session the database does not hold');
+  t.match(missing.stderr, /cannot read: no session ses_nosuchsession in /, 'cannot be read, and says why');
+  const all = run('tx-ls', ['--harness', 'all'], env);
+  const paths = all.json.map((e) => e.path);
+  const together = run('tx-stats', ['--jobs', '2', ...paths], env);
+  t.equal(together.status, 0, together.stderr);
+  t.ok(together.json.some((x) => x.harness === 'opencode'), 'tx-ls --harness all | xargs tx-stats reads it among the others');
 });

@@ -1,7 +1,7 @@
 // The streams a tool reads: stdin (a file read in large chunks, a pipe with blocking
 // reads) and the files named on the command line, each closed as soon as it is read.
 import { closeSync, createReadStream, fstatSync, open, openSync, read } from 'node:fs';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { Proc } from '../tool.js';
 import { CLOSE_NOW } from './file-chunks.js';
 import type { FilePart } from './file-parts.js';
@@ -60,6 +60,27 @@ function closingAtOnce(fd: number, options: { start?: number; end?: number }): R
   };
   const stream = createReadStream('', { ...options, fd, highWaterMark: READ_SIZE, fs: { open, read, close } });
   return Object.assign(stream, { [CLOSE_NOW]: closeNow });
+}
+
+/** The bytes of a session a store names but keeps in no file of its own (null: the name is none such; rejected: the store has no such session). */
+export type StoredSessions = (name: string) => Promise<Iterable<Buffer>> | null;
+
+let storedSessions: StoredSessions | null = null;
+
+/** Read names that are no file but a session a store gives that name (a database's `DB#ID`) with `reader` (the codec registry sets it). */
+export function readStoredSessionsWith(reader: StoredSessions): void {
+  storedSessions = reader;
+}
+
+/** A read stream of a file named on the command line, or of a session a store names so (readStoredSessionsWith); rejects, with a message to show, when it cannot be opened or is a directory. */
+export async function openNamed(name: string, part?: FilePart): Promise<Readable> {
+  try {
+    return namedFileStream(name, part);
+  } catch (err) {
+    const stored = (err as NodeJS.ErrnoException).code === 'ENOENT' && part === undefined ? (storedSessions?.(name) ?? null) : null;
+    if (stored === null) throw err;
+    return Readable.from(await stored, { objectMode: false });
+  }
 }
 
 /** A read stream of a file named on the command line; throws, with a message to show, when it cannot be opened or is a directory. */
