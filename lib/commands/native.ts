@@ -15,7 +15,7 @@ import { reusedChunks } from '../core/input/file-chunks.js';
 import { isLongPiece, lineBatches, LONG_LINE } from '../core/input/lines.js';
 import { Output } from '../core/output/output.js';
 import { DocumentStitch } from '../records/document-write.js';
-import { nativeLineView, writePiece, type DocumentOut } from './native-lines.js';
+import { nativeLineView, writePiece, type DocumentOut } from './native-document.js';
 import { LongReader, pushNative } from '../records/read.js';
 import { ToolError, UsageError, type Context, type Tool } from '../core/tool.js';
 import { decodeLine } from '../records/record-bytes.js';
