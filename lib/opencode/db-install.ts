@@ -26,7 +26,7 @@ export function installSessions(dataDir: string, sessions: DatabaseSession[], no
   const db = path.join(dataDir, DB_NAME);
   if (!existsSync(db)) throw new InstallRefused(`${db}: no OpenCode database (start opencode once to make it)`);
   const engine = localEngine(db);
-  if (engine === null || engine.run === null) throw new InstallRefused('no SQLite on this machine (node:sqlite, Node 22.5 and later, or the sqlite3 command): write the session with tx-native --harness opencode --document and run opencode import FILE');
+  if (engine === null || engine.run === null) throw new InstallRefused('no SQLite on this machine (node:sqlite, Node 22.5 and later, or the sqlite3 command): write it with tx-native --harness opencode > FILE (an export document) and run opencode import FILE');
   const scripts: string[] = [];
   const ids: string[] = [];
   for (const s of sessions) {

@@ -220,3 +220,25 @@ t.test('every tool reads a session of the database by the name tx-ls gives it (D
   t.equal(together.status, 0, together.stderr);
   t.ok(together.json.some((x) => x.harness === 'opencode'), 'tx-ls --harness all | xargs tx-stats reads it among the others');
 });
+
+t.test('with no SQLite on the machine, the database is skipped with a message, and nothing is installed', async (t) => {
+  const s = store(t);
+  if (!s) return t.pass(noSqlite);
+  const hasNodeSqlite = (() => {
+    try {
+      return (process as any).getBuiltinModule?.('node:sqlite') !== undefined;
+    } catch {
+      return false;
+    }
+  })();
+  if (hasNodeSqlite) return t.pass('this Node has node:sqlite: there is always a SQLite');
+  // No sqlite3 command on the PATH (node itself is run by its full path).
+  const env = { HOME: s.home, PATH: path.join(s.home, 'no-bin') };
+  const r = spawnSync(process.execPath, [bin('tx-ls'), '--harness', 'opencode'], { env, encoding: 'utf8' });
+  t.equal(r.status, 0, 'the listing goes on');
+  t.equal(r.stdout, '', 'without the database’s sessions');
+  t.match(r.stderr, `${s.db}: no SQLite on this machine (node:sqlite, Node 22.5 and later, or the sqlite3 command): its sessions are not listed`);
+  const installed = spawnSync(process.execPath, [bin('tx-native'), '--harness', 'opencode', '--install', '--cwd', s.home], { env, input: commonOf(tools), encoding: 'utf8' });
+  t.equal(installed.status, 1);
+  t.match(installed.stderr, /no SQLite on this machine .*opencode import FILE/);
+});
