@@ -260,3 +260,19 @@ t.test('tx-redact between tx-parse and tx-native keeps the document and its layo
   t.equal(out, JSON.stringify(back, null, 2) + '\n', 'still one document in the client’s layout');
   t.same(back.messages.slice(1), whole.messages.slice(1), 'the rest unchanged');
 });
+
+t.test('a document in another indent is read as pieces; one not exactly JSON.stringify’s as its lines; both come back byte for byte', async (t) => {
+  const text = readFileSync(file('plain'), 'utf8');
+  for (const [name, doc, pieces] of [
+    ['indented by four', JSON.stringify(JSON.parse(text), null, 4) + '\n', true],
+    ['without its final newline', text.slice(0, -1), false],
+    ['with a space JSON.stringify does not write', text.replace('"title": ', '"title":  '), false],
+  ] as const) {
+    const parsed = await runBin('tx-parse', [], doc);
+    const records = json(parsed.stdout);
+    if (pieces) t.same(records.map((r) => r.doc), ['head', 'item', 'item'], `${name}: its info and messages`);
+    else t.equal(records.length, doc.split('\n').length - (doc.endsWith('\n') ? 1 : 0), `${name}: one record per physical line`);
+    const back = await runBin('tx-native', [], parsed.stdout);
+    t.equal(back.stdout.toString('utf8'), doc, `${name}: the same bytes`);
+  }
+});
