@@ -9,6 +9,7 @@
  * compared in full by opencode-native*; this proves the command's own path: lookup in
  * the stores, the database read and write, the printed command.)
  */
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -178,4 +179,25 @@ t.test('an OpenCode session continued through tx-continue in Claude Code: claude
   } finally {
     await mock.close();
   }
+});
+
+t.test('a session installed for a folder inside a git repository: the client resumes it there (its project global, not the repository’s)', { skip }, async (t) => {
+  const dir = scratch(t);
+  const home = await opencodeHome(dir);
+  const repoDir = path.join(dir, 'repo');
+  mkdirSync(path.join(repoDir, 'sub'), { recursive: true });
+  const git = (args: string[]) => spawnSync('git', args, { cwd: repoDir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.invalid' } });
+  t.equal(git(['init', '-q']).status, 0, 'a repository');
+  t.equal(git(['commit', '-q', '--allow-empty', '-m', 'root']).status, 0, 'with a commit (the client names its project by the root commit)');
+  const cwd = path.join(repoDir, 'sub');
+  // A Claude Code session, installed for a folder of the repository by tx-native (project `global`).
+  const common = await runBin('tx-common', ['--active'], (await runBin('tx-parse', [path.join(root, 'fixtures', 'recorded', 'tools', 'projects', '-tmp-txcript-rec-tools-work', '00000000-0000-4000-8000-0000000000b1.jsonl')])).stdout);
+  const installed = await runBin('tx-native', ['--harness', 'opencode', '--install', '--cwd', cwd, '--session-id', 'new'], common.stdout, env(home));
+  t.equal(installed.status, 0, installed.stderr);
+  const id = /installed session (ses_\w+)/.exec(installed.stderr)?.[1];
+  t.ok(id, installed.stderr);
+  const sent = await resumeInOpencode(t, home, `cd ${cwd} && XDG_DATA_HOME=${path.join(home, '.local', 'share')} opencode --session ${id}\n`);
+  if (!sent) return;
+  t.ok(sent.calls.length > 0, 'the calls');
+  t.same(sent.results, sent.calls, 'each call answered, in order');
 });
