@@ -196,6 +196,8 @@ t.test('a session installed for a folder inside a git repository: the client res
   t.equal(installed.status, 0, installed.stderr);
   const id = /installed session (ses_\w+)/.exec(installed.stderr)?.[1];
   t.ok(id, installed.stderr);
+  const listed = await runOpencode({ args: ['session', 'list', '--format', 'json'], home, cwd });
+  t.notOk(listed.stdout.includes(id!), 'the client’s list of the repository’s sessions does not show it (its project is global), as tx-native(1) says');
   const sent = await resumeInOpencode(t, home, `cd ${cwd} && XDG_DATA_HOME=${path.join(home, '.local', 'share')} opencode --session ${id}\n`);
   if (!sent) return;
   t.ok(sent.calls.length > 0, 'the calls');
