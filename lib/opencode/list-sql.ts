@@ -18,13 +18,20 @@ export interface ListingRow {
   bytes: number;
 }
 
-/** Every session of the store, newest first, with what a listing shows. */
-export const LISTING = `SELECT s.id, s.parent_id, s.title, s.directory, s.version, s.time_created, s.time_updated,
+const COLUMNS = `SELECT s.id, s.parent_id, s.title, s.directory, s.version, s.time_created, s.time_updated,
   (SELECT count(*) FROM message m WHERE m.session_id = s.id) AS messages,
   (SELECT count(*) FROM session c WHERE c.parent_id = s.id) AS children,
   (SELECT json_extract(m.data, '$.modelID') FROM message m WHERE m.session_id = s.id AND json_extract(m.data, '$.role') = 'assistant' ORDER BY m.time_created, m.id LIMIT 1) AS model,
   (SELECT coalesce(sum(length(m.data)), 0) FROM message m WHERE m.session_id = s.id) + (SELECT coalesce(sum(length(p.data)), 0) FROM part p WHERE p.session_id = s.id) AS bytes
-FROM session s ORDER BY s.time_updated DESC, s.id DESC`;
+FROM session s`;
+
+/** Every session of the store, newest first, with what a listing shows. */
+export const LISTING = `${COLUMNS} ORDER BY s.time_updated DESC, s.id DESC`;
+
+/** One session's listing row. */
+export function listingOf(id: string): string {
+  return `${COLUMNS} WHERE s.id = ${literal(checkedSessionId(id))}`;
+}
 
 /** The text parts of a session's first user message that the client did not write itself. */
 export function firstPromptQuery(id: string): string {

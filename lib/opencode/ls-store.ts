@@ -13,7 +13,7 @@ import { openRegular } from '../core/input/regular-file.js';
 import { isoOf } from './envelope.js';
 import { exportDocumentOf, exportFileUnits } from './export-file.js';
 import { isMessageWithParts, isSessionInfo } from './detect.js';
-import { firstPromptQuery, LISTING, type ListingRow } from './list-sql.js';
+import { firstPromptQuery, LISTING, listingOf, type ListingRow } from './list-sql.js';
 import { modelOf, typedTexts } from './parts.js';
 import { localEngine } from './sqlite-engines.js';
 import { sessionIdFor } from './native-writer.js';
@@ -138,9 +138,16 @@ function scanFile(file: string): SessionFields {
   return fields;
 }
 
+/** The listing row of a session of a database: from the listing discover made, else asked for (a worker thread, a name given). */
 function rowOf(p: string): ListingRow {
-  const row = listed.get(p);
-  if (!row) throw new Error('not a session found by this listing');
+  const cached = listed.get(p);
+  if (cached) return cached;
+  const s = dbSession(p)!;
+  const engine = localEngine(s.db, { readonly: true });
+  if (engine === null) throw new Error('no SQLite on this machine (node:sqlite, Node 22.5 and later, or the sqlite3 command)');
+  const row = engine.query(listingOf(s.id))[0] as unknown as ListingRow | undefined;
+  if (!row) throw new Error(`no session ${s.id} in ${s.db}`);
+  listed.set(p, row);
   return row;
 }
 

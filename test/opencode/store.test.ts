@@ -176,6 +176,13 @@ t.test('tx-grep searches the sessions of the database', async (t) => {
     'the call and its output',
   );
   t.match(r.json[0].path, `${s.db}#ses_`);
+  t.equal(r.json[0].title, 'Recorded session', 'with the session’s title');
+  const workers = run('tx-grep', ['--role', 'tool', 'hello from bash', '--jobs', '2', path.join(s.data, 'opencode'), repo('fixtures', 'recorded-opencode', 'plain')], env);
+  t.same(
+    workers.json.filter((h) => h.path.includes('#')).map((h) => h.title),
+    ['Recorded session', 'Recorded session'],
+    'on a worker thread too (its listing asked for there)',
+  );
 });
 
 t.test('tx-ls DIR lists the export documents under it (and nothing else)', async (t) => {
