@@ -6,8 +6,13 @@ import { createHash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import { forEachBase64Run, MIN_BASE64 } from './base64-runs.js';
 import type { HomeMasker } from './home.js';
+import { SECRET_NAME } from './name-rules.js';
 import { nonOverlapping, type Finding, type Scanner } from './scan.js';
 import { SECRETLINT_HINT, SecretlintFinder } from './secretlint.js';
+import type { JsonRedactor } from './walk.js';
+
+/** The shortest member name searched for secrets. */
+const MIN_SECRET_NAME = 8;
 
 /** How deep JSON string literals inside strings are decoded: a string in JSON text in a string… */
 export const MAX_JSON_DEPTH = 4;
@@ -131,6 +136,31 @@ export class TextRedactor {
     out = this.redactDirect(out, found, survey);
     if (base64Depth < MAX_BASE64_DEPTH && out.length >= MIN_BASE64) out = this.redactBase64(out, found, jsonDepth, base64Depth);
     return out;
+  }
+
+  /** What redactJson asks of this redactor for one line: its strings and member names, found pushed onto `found`. */
+  forJson(found: Redaction[], survey: LineSurvey = ANY): JsonRedactor {
+    return {
+      value: (text, name) => this.redactMember(name, text, found, survey),
+      // No secret any rule finds is shorter than this; most names are.
+      name: (text) => (text.length < MIN_SECRET_NAME ? text : this.redact(text, found, survey)),
+    };
+  }
+
+  /**
+   * A member's string value: its own secrets, else, when the member's name says it holds
+   * one (`API_KEY`, `password`, `Authorization`), the value as the name-rules read
+   * `"NAME": "VALUE"` in JSON text.
+   */
+  private redactMember(name: string | null, value: string, found: Redaction[], survey: LineSurvey): string {
+    const out = this.redact(value, found, survey);
+    if (out !== value || name === null || !SECRET_NAME.test(name)) return out;
+    const head = `"${name}": "`;
+    const from = head.length;
+    const to = from + value.length;
+    const hits = this.scanner.find(`${head}${value}"`, survey.keywords).filter((h) => h.start >= from && h.end <= to);
+    if (hits.length === 0) return out;
+    return replaceAll(value, hits.map((h) => ({ ...h, start: h.start - from, end: h.end - from })), found);
   }
 
   private redactDirect(text: string, found: Redaction[], survey: LineSurvey): string {

@@ -1,5 +1,8 @@
-// The rules tx-redact scans with besides secretlint's preset: its own, for the secrets
-// that go through agent sessions in any surroundings, and the rules of a --rules file.
+// The rules tx-redact scans with besides secretlint's preset: its own (shape-rules.ts:
+// secrets known by their shape; name-rules.ts: secrets known by the name they are given)
+// and the rules of a --rules file.
+import { NAME_RULES } from './name-rules.js';
+import { SHAPE_RULES } from './shape-rules.js';
 
 /** A rule as written: an id, a JavaScript regex, and gitleaks-style optional fields. */
 export interface RuleSource {
@@ -8,6 +11,8 @@ export interface RuleSource {
   keywords?: string[];
   secretGroup?: number;
   entropy?: number;
+  /** Our own rules only: the group holding the secret in a match, or 0 when the match holds none. */
+  pick?: (m: RegExpExecArray) => number;
 }
 
 /** A rule ready to scan: its regex is global and has match indices. */
@@ -20,6 +25,8 @@ export interface Rule {
   secretGroup: number;
   /** Secrets with Shannon entropy at or below this are not secrets (0: no threshold). */
   entropy: number;
+  /** The group holding the secret, or 0 to drop the match (a placeholder, a reference); set by our own rules. */
+  pick?: (m: RegExpExecArray) => number;
 }
 
 /** Compile a rule; a leading `(?i)` (as gitleaks writes it) makes the regex case-insensitive. */
@@ -31,39 +38,17 @@ export function compileRule(r: RuleSource): Rule {
     keywords: (r.keywords ?? []).map((k) => k.toLowerCase()),
     secretGroup: r.secretGroup ?? 0,
     entropy: r.entropy ?? 0,
+    ...(r.pick ? { pick: r.pick } : {}),
   };
 }
-
-/**
- * tx-redact's own rules. secretlint's anthropic and openai rules want the exact length
- * of one key generation, its private-key rule the END line, and it has no JWT rule;
- * these take the same secrets in any surroundings, truncated private keys, and
- * passwords in any URL scheme. A run is written `C{20}C*`, not `C{20,}`: V8 backtracks
- * `{20,}` through a stack of a few bytes a character (55 MB for a 2 MB run, kept), and
- * `C*` without one.
- */
-export const OWN_RULES: RuleSource[] = [
-  { id: 'anthropic-key', regex: '\\bsk-ant-(?:api|admin|oat|ort|sid)[0-9]{2}-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*', keywords: ['sk-ant-'] },
-  { id: 'openai-key', regex: '\\bsk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*|\\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|\\bsk-[A-Za-z0-9]{48}\\b', keywords: ['sk-'] },
-  { id: 'json-web-token', regex: '\\beyJ[A-Za-z0-9_-]{10}[A-Za-z0-9_-]*\\.eyJ[A-Za-z0-9_-]{10}[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]{10}[A-Za-z0-9_-]*', keywords: ['eyj'] },
-  {
-    id: 'private-key-block',
-    regex: '-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\\s\\S]*?(?:-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|$)',
-    keywords: ['-----begin'],
-  },
-  {
-    id: 'url-password',
-    // scheme://user:password@host — the password alone is the secret.
-    regex: '\\b[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\\s:/?#@"\'`<>\\\\]{1,128}:([^\\s/?#@"\'`<>\\\\]{1,256})@[^\\s/?#@"\'`<>\\\\]',
-    secretGroup: 1,
-    keywords: ['://'],
-  },
-];
 
 /** A set of rules run by tx-redact's own engine. */
 export interface RuleSet {
   rules: Rule[];
 }
+
+/** tx-redact's own rules: the shapes first, so a secret both find is named by its shape. */
+export const OWN_RULES: RuleSource[] = [...SHAPE_RULES, ...NAME_RULES];
 
 /** tx-redact's own rules, then `extra` (a --rules file's). */
 export function defaultRuleSet(extra: Rule[] = []): RuleSet {

@@ -31,6 +31,14 @@ function escapeRegExp(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
 }
 
+/**
+ * A keyword as it may stand in a raw line: a `"` in it is written `\"` inside a JSON
+ * string, `\\\"` inside JSON text inside one, and so on.
+ */
+function rawKeyword(word: string): string {
+  return escapeRegExp(word).replace(/"/g, '\\\\*"');
+}
+
 /** A scanner: the rule set, and one pass over a text that tells which rules' keywords it holds. */
 export class Scanner {
   private readonly keywordPattern: RegExp | null;
@@ -51,7 +59,7 @@ export class Scanner {
     const words = [...this.byKeyword.keys()].sort((a, b) => b.length - a.length);
     // The longest keyword at a place is the one matched: it stands for those inside it.
     for (const word of words) this.inside.set(word, words.filter((inner) => word.includes(inner)));
-    this.keywordPattern = words.length > 0 ? new RegExp(words.map(escapeRegExp).join('|'), 'gi') : null;
+    this.keywordPattern = words.length > 0 ? new RegExp(words.map(rawKeyword).join('|'), 'gi') : null;
   }
 
   /** Whether some rule runs on every text, keywords or not. */
@@ -69,9 +77,10 @@ export class Scanner {
     while ((m = re.exec(text)) !== null) {
       // From the next character on, so keywords that overlap this one are found too.
       re.lastIndex = m.index + 1;
-      const word = m[0].toLowerCase();
+      let word = m[0].toLowerCase();
+      if (!this.inside.has(word)) word = word.replace(/\\+"/g, '"');
       if (seen.has(word)) continue;
-      for (const inner of this.inside.get(word)!) seen.add(inner);
+      for (const inner of this.inside.get(word) ?? []) seen.add(inner);
     }
     return [...seen];
   }
@@ -140,7 +149,11 @@ function findByRule(text: string, rule: Rule, found: Finding[]): void {
     let start = mStart;
     let end = mEnd;
     const indices = m.indices!;
-    if (m.length >= 2) {
+    if (rule.pick) {
+      const g = rule.pick(m);
+      if (g === 0 || !indices[g]) continue;
+      [start, end] = indices[g]!;
+    } else if (m.length >= 2) {
       let g = rule.secretGroup;
       if (g === 0) for (let k = 1; k < m.length && g === 0; k++) if (m[k]) g = k;
       if (g > 0 && g < m.length && m[g] && indices[g]) [start, end] = indices[g]!;

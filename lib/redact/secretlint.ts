@@ -5,6 +5,7 @@
 // pass is run again until every string it asked about was known (see TextRedactor.settle).
 import { lintSource } from '@secretlint/core';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
+import { isUrlPassword } from './name-rules.js';
 import type { Finding } from './scan.js';
 
 /**
@@ -41,7 +42,8 @@ export function secretlintRules(): string[] {
   return recommended.rules.map((r) => shortRuleId(r.meta.id)).filter((id) => id !== 'filter-comments');
 }
 
-const URL_PASSWORD = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^:/\s]*:([^@/\s]+)@/;
+/** A URL's user and password; a `${…}` reference is read whole, colon and all. */
+const URL_PASSWORD = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:\$\{[^{}\s]{1,128}\}|[^:/\s{}]){0,128}:(\$\{[^{}\s]{1,128}\}|[^@/\s]{1,256})@/;
 
 /** Lints one text with the preset; a URL finding is narrowed to its password, so the host stays readable. */
 export async function lintText(text: string): Promise<Finding[]> {
@@ -63,6 +65,8 @@ export async function lintText(text: string): Promise<Finding[]> {
         start += pw[0].length - 1 - pw[1].length;
         end = start + pw[1].length;
       }
+      // A template's password (`${DB_PASSWORD:-postgres}`) or a placeholder (`user:pass@`) is none.
+      if (!isUrlPassword(text.slice(start, end))) continue;
     }
     const secret = text.slice(start, end);
     // A placeholder an inner pass wrote (`postgres://u:[REDACTED:url-password]@h`) is not a secret again.

@@ -1,0 +1,103 @@
+// tx-redact's own rules for secrets known by the name they are given rather than by
+// their shape: `API_KEY=…` in an environment file, `"password": "…"` in JSON text,
+// `Authorization: Bearer …`, `?access_token=…` in a URL, `scheme://user:password@host`.
+// What stands after such a name is often no secret at all (`${DB_PASSWORD}`, `your-key`,
+// `string`), so each rule picks its match through values.ts, and drops what is not.
+import type { RuleSource } from './rules.js';
+import { isPlaceholder, isReference, isSecretValue } from './values.js';
+
+/**
+ * The end of a name that holds a secret: `…_KEY` only after a word that makes it a
+ * credential (`API_KEY`, `SECRET_KEY`, not `SORT_KEY`), `…TOKEN` but not a paging or
+ * tokenizer one (`next_token`, `eos_token`), `…PASSWORD`, `…_PASS`, `…_PWD`.
+ */
+const SECRET_WORD =
+  '(?:api|secret|private|access|app|application|account|auth|master|signing|encryption|client)[_.-]?key' +
+  '|secret' +
+  '|(?<!(?:next|page|continuation|cursor|eos|bos|pad|unk|sep|cls|mask|special|max|num)[_.-]?)token' +
+  '|passw(?:or)?d' +
+  '|(?<=[_.-])(?:pass|pwd)';
+
+/** Characters around a name's assignment, as environment files, YAML, JSON and code write it. */
+const SEPARATORS = ['=', ':', ' =', '"', "'", '`'];
+
+function keywordsFor(words: string[]): string[] {
+  return words.flatMap((w) => SEPARATORS.map((s) => w + s));
+}
+
+/** The raw text each name ending needs: the compound `…key` words whole, the short words with what follows a name. */
+const ASSIGNMENT_KEYWORDS = [
+  ...['api', 'secret', 'private', 'access', 'app', 'application', 'account', 'auth', 'master', 'signing', 'encryption', 'client'].flatMap((w) => [`${w}_key`, `${w}.key`, `${w}-key`, `${w}key`]),
+  'secret',
+  'password',
+  'passwd',
+  ...keywordsFor(['token', '_pass', '.pass', '-pass', '_pwd', '.pwd', '-pwd']),
+];
+
+/** Whether a JSON member's name says its string value is a secret (the `"api_key": "…"` of a parsed line). */
+export const SECRET_NAME = new RegExp(`(?:${SECRET_WORD})$|^authorization$`, 'i');
+
+/**
+ * NAME SEP VALUE: 1 the name's secret word, 2 the space before the separator, 3 the
+ * separator, 4 an opening quote, 5 a quoted value, 6 an unquoted value.
+ */
+const ASSIGNMENT = `(?i)(${SECRET_WORD})["'\`]?(\\s{0,3})(=>|:=|\\?=|=|:)\\s{0,3}(?:(["'\`])((?:(?!\\4)[^\\n\\\\]){1,256})\\4|([^\\s"'\`,;&\\\\\\[\\](){}<>]{1,256}))`;
+
+function pickAssignment(m: RegExpExecArray): number {
+  const quoted = m[5] !== undefined;
+  const value = quoted ? m[5]! : m[6];
+  if (value === undefined) return 0;
+  const password = /pass|pwd/i.test(m[1]!);
+  const codeLike = !quoted && (m[3] !== '=' || m[2] !== '');
+  return isSecretValue(value, { password, quoted, codeLike }) ? (quoted ? 5 : 6) : 0;
+}
+
+/** An `Authorization` header's credentials (after its scheme), or a bearer token written anywhere. */
+const AUTHORIZATION = `(?i)(?:\\bauthorization["'\`]?\\s{0,3}[:=]\\s{0,3}["'\`]?(?:(?:bearer|basic|bot|token|digest|apikey|sso-key|key)\\s{1,3})?|\\b(bearer)\\s{1,3})([A-Za-z0-9._~+/-]{8}[A-Za-z0-9._~+/-]*={0,2})`;
+
+function pickAuthorization(m: RegExpExecArray): number {
+  const value = m[2]!;
+  if (isReference(value) || isPlaceholder(value)) return 0;
+  const digit = /[0-9]/.test(value);
+  // `Bearer` alone is a word of prose too ("bearer authentication"): its token must look like one.
+  if (m[1] !== undefined) return digit && value.length >= 16 ? 2 : 0;
+  return digit || value.length >= 20 ? 2 : 0;
+}
+
+/** Query parameters that carry credentials: OAuth tokens, API keys, SAS and presigned-URL signatures, passwords. */
+const QUERY_NAMES = 'access_token|refresh_token|id_token|auth_token|token|api_key|apikey|api-key|key|secret|client_secret|password|passwd|pass|pwd|sig|signature|x-amz-signature|x-amz-security-token|x-goog-signature';
+const QUERY = `(?i)[?&;](${QUERY_NAMES})=([^&\\s#"'\`<>\\\\]{8}[^&\\s#"'\`<>\\\\]*)`;
+
+function pickQuery(m: RegExpExecArray): number {
+  const value = decodeQueryValue(m[2]!);
+  if (isReference(value) || isPlaceholder(value)) return 0;
+  return /[0-9]/.test(value) || value.length >= 20 ? 2 : 0;
+}
+
+function decodeQueryValue(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * scheme://user:password@host. A user or password may be a `${…}` reference with a
+ * colon in it (`${POSTGRES_USER:-postgres}`): read whole, so that the colon inside it is
+ * not taken for the one before the password.
+ */
+const URL_PASSWORD = `\\b[A-Za-z][A-Za-z0-9+.-]{1,30}://((?:\\$\\{[^{}\\s]{1,128}\\}|[^\\s:/?#@"'\`<>\\\\{}]){0,128}):(\\$\\{[^{}\\s]{1,128}\\}|[^\\s/?#@"'\`<>\\\\]{1,256})@[^\\s/?#@"'\`<>\\\\]`;
+
+/** Whether a URL's password is a real one, not a reference or a placeholder (`${DB_PASSWORD}`, `<password>`, `****`). */
+export function isUrlPassword(password: string): boolean {
+  return !isReference(password) && !isPlaceholder(password);
+}
+
+/** Rules for secrets known by their name, after the shape rules. */
+export const NAME_RULES: RuleSource[] = [
+  { id: 'url-password', regex: URL_PASSWORD, keywords: ['://'], pick: (m) => (isUrlPassword(m[2]!) ? 2 : 0) },
+  { id: 'url-query-secret', regex: QUERY, keywords: QUERY_NAMES.split('|').map((n) => `${n}=`), pick: pickQuery },
+  { id: 'authorization', regex: AUTHORIZATION, keywords: ['authorization', 'bearer'], pick: pickAuthorization },
+  { id: 'secret-assignment', regex: ASSIGNMENT, keywords: ASSIGNMENT_KEYWORDS, pick: pickAssignment },
+];
