@@ -14,25 +14,20 @@ import { isPlaceholder, isReference, isSecretValue } from './values.js';
 const SECRET_WORD =
   '(?:api|secret|private|access|app|application|account|auth|master|signing|encryption|client)[_.-]?key' +
   '|secret' +
-  '|(?<!(?:next|page|continuation|cursor|eos|bos|pad|unk|sep|cls|mask|special|max|num)[_.-]?)token' +
+  // The look-behinds stand after the word, so they are tried only where it matched.
+  '|token(?<!(?:next|page|continuation|cursor|eos|bos|pad|unk|sep|cls|mask|special|max|num)[_.-]?token)' +
   '|passw(?:or)?d' +
-  '|(?<=[_.-])(?:pass|pwd)';
+  '|(?:pass|pwd)(?<=[_.-](?:pass|pwd))';
 
-/** Characters around a name's assignment, as environment files, YAML, JSON and code write it. */
+/** Characters that follow a name where a value is given to it, as environment files, YAML, JSON and code write it. */
 const SEPARATORS = ['=', ':', ' =', '"', "'", '`'];
 
-function keywordsFor(words: string[]): string[] {
-  return words.flatMap((w) => SEPARATORS.map((s) => w + s));
-}
-
-/** The raw text each name ending needs: the compound `…key` words whole, the short words with what follows a name. */
-const ASSIGNMENT_KEYWORDS = [
-  ...['api', 'secret', 'private', 'access', 'app', 'application', 'account', 'auth', 'master', 'signing', 'encryption', 'client'].flatMap((w) => [`${w}_key`, `${w}.key`, `${w}-key`, `${w}key`]),
-  'secret',
-  'password',
-  'passwd',
-  ...keywordsFor(['token', '_pass', '.pass', '-pass', '_pwd', '.pwd', '-pwd']),
-];
+/**
+ * Keywords: each name's last word with what follows it. Fewer, shorter keywords make the
+ * pass over every line faster (docs/tx-redact.md); the rule's regex then tells
+ * `API_KEY=` from `SORT_KEY=`.
+ */
+export const NAME_KEYWORDS = ['key', 'token', 'secret', 'password', 'passwd', 'pass', 'pwd'].flatMap((w) => SEPARATORS.map((s) => w + s));
 
 /** Whether a JSON member's name says its string value is a secret (the `"api_key": "…"` of a parsed line). */
 export const SECRET_NAME = new RegExp(`(?:${SECRET_WORD})$|^authorization$`, 'i');
@@ -49,6 +44,8 @@ function pickAssignment(m: RegExpExecArray): number {
   if (value === undefined) return 0;
   const password = /pass|pwd/i.test(m[1]!);
   const codeLike = !quoted && (m[3] !== '=' || m[2] !== '');
+  // `secretKey = decodeBase64(…)`: a call.
+  if (!quoted && m.input[m.index + m[0].length] === '(') return 0;
   return isSecretValue(value, { password, quoted, codeLike }) ? (quoted ? 5 : 6) : 0;
 }
 
@@ -97,7 +94,7 @@ export function isUrlPassword(password: string): boolean {
 /** Rules for secrets known by their name, after the shape rules. */
 export const NAME_RULES: RuleSource[] = [
   { id: 'url-password', regex: URL_PASSWORD, keywords: ['://'], pick: (m) => (isUrlPassword(m[2]!) ? 2 : 0) },
-  { id: 'url-query-secret', regex: QUERY, keywords: QUERY_NAMES.split('|').map((n) => `${n}=`), pick: pickQuery },
+  { id: 'url-query-secret', regex: QUERY, keywords: [...NAME_KEYWORDS.filter((k) => k.endsWith('=') && !k.endsWith(' =')), 'sig=', 'signature='], pick: pickQuery },
   { id: 'authorization', regex: AUTHORIZATION, keywords: ['authorization', 'bearer'], pick: pickAuthorization },
-  { id: 'secret-assignment', regex: ASSIGNMENT, keywords: ASSIGNMENT_KEYWORDS, pick: pickAssignment },
+  { id: 'secret-assignment', regex: ASSIGNMENT, keywords: NAME_KEYWORDS, pick: pickAssignment },
 ];

@@ -77,6 +77,7 @@ export function parseRulesFile(text: string, name: string): Rule[] {
     if (!value || typeof value !== 'object' || typeof value.id !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(value.id)) throw new Error(`${where}: "id" must be a name of letters, digits, '-', '_' or '.'`);
     if (typeof value.regex !== 'string' || value.regex === '') throw new Error(`${where}: "regex" must be a non-empty string`);
     if (value.keywords !== undefined && !(Array.isArray(value.keywords) && value.keywords.every((k: unknown) => typeof k === 'string' && k !== ''))) throw new Error(`${where}: "keywords" must be a list of non-empty strings`);
+    if (value.keywords !== undefined && value.keywords.some((k: string) => /[^\x00-\x7f]/.test(k))) throw new Error(`${where}: "keywords" must be ASCII`);
     if (value.secretGroup !== undefined && !(Number.isInteger(value.secretGroup) && value.secretGroup >= 0)) throw new Error(`${where}: "secretGroup" must be a whole number`);
     if (value.entropy !== undefined && typeof value.entropy !== 'number') throw new Error(`${where}: "entropy" must be a number`);
     let rule: Rule;

@@ -2,6 +2,7 @@
 // runs on a text only when one of its keywords is in it; the secret is the rule's
 // secretGroup, else its first non-empty group, else the whole match; a secret at or
 // below the rule's entropy is dropped (the meaning of these fields in gitleaks' rules).
+import { KeywordFinder } from './keywords.js';
 import type { Rule, RuleSet } from './rules.js';
 
 /** One secret in a text: where it is, the rule that found it, and the secret itself. */
@@ -27,25 +28,11 @@ export function shannonEntropy(text: string): number {
   return entropy;
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
-}
-
-/**
- * A keyword as it may stand in a raw line: a `"` in it is written `\"` inside a JSON
- * string, `\\\"` inside JSON text inside one, and so on.
- */
-function rawKeyword(word: string): string {
-  return escapeRegExp(word).replace(/"/g, '\\\\*"');
-}
-
 /** A scanner: the rule set, and one pass over a text that tells which rules' keywords it holds. */
 export class Scanner {
-  private readonly keywordPattern: RegExp | null;
+  private readonly keywords: KeywordFinder;
   private readonly byKeyword = new Map<string, Rule[]>();
   private readonly always: Rule[] = [];
-  /** Each keyword, and the keywords inside it. */
-  private readonly inside = new Map<string, string[]>();
 
   constructor(readonly ruleSet: RuleSet) {
     for (const rule of ruleSet.rules) {
@@ -56,10 +43,7 @@ export class Scanner {
         list.push(rule);
       }
     }
-    const words = [...this.byKeyword.keys()].sort((a, b) => b.length - a.length);
-    // The longest keyword at a place is the one matched: it stands for those inside it.
-    for (const word of words) this.inside.set(word, words.filter((inner) => word.includes(inner)));
-    this.keywordPattern = words.length > 0 ? new RegExp(words.map(rawKeyword).join('|'), 'gi') : null;
+    this.keywords = new KeywordFinder([...this.byKeyword.keys()]);
   }
 
   /** Whether some rule runs on every text, keywords or not. */
@@ -69,20 +53,7 @@ export class Scanner {
 
   /** Every keyword in `text` (lower case), in one pass. */
   keywordsIn(text: string): string[] {
-    const seen = new Set<string>();
-    const re = this.keywordPattern;
-    if (!re) return [];
-    re.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(text)) !== null) {
-      // From the next character on, so keywords that overlap this one are found too.
-      re.lastIndex = m.index + 1;
-      let word = m[0].toLowerCase();
-      if (!this.inside.has(word)) word = word.replace(/\\+"/g, '"');
-      if (seen.has(word)) continue;
-      for (const inner of this.inside.get(word) ?? []) seen.add(inner);
-    }
-    return [...seen];
+    return this.keywords.in(text);
   }
 
   /**

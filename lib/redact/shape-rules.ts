@@ -7,7 +7,11 @@
 // stack of a few bytes a character (55 MB for a 2 MB run, kept), and `C*` without one.
 // Every rule has keywords, so a line holding none of them is never parsed; rules
 // with a fixed prefix drop low-entropy matches (`glpat-xxxxxxxxxxxxxxxxxxxx` in docs).
+import { NAME_KEYWORDS } from './name-rules.js';
 import type { RuleSource } from './rules.js';
+
+/** A Datadog key is found by its name, which ends in `key`. */
+const KEY_KEYWORDS = NAME_KEYWORDS.filter((k) => k.startsWith('key'));
 
 /** A random token of this length has an entropy far above this; a placeholder's is below it. */
 const TOKEN_ENTROPY = 3;
@@ -48,7 +52,7 @@ export const SHAPE_RULES: RuleSource[] = [
   // Twilio: an API key's SID is `SK` and 32 hex digits; auth tokens have no shape (name-rules.ts finds them by name).
   { id: 'twilio', regex: '\\bSK[0-9a-fA-F]{32}(?![0-9A-Za-z])', keywords: ['twilio'], entropy: TOKEN_ENTROPY },
   // Azure: storage account and Service Bus / Event Hubs keys in connection strings (SAS signatures: name-rules.ts, as URL queries).
-  { id: 'azure', regex: '(?i)\\b(?:AccountKey|SharedAccessKey)\\s{0,3}=\\s{0,3}([A-Za-z0-9+/]{20}[A-Za-z0-9+/]*={0,2})', keywords: ['accountkey', 'sharedaccesskey'] },
+  { id: 'azure', regex: '(?i)\\b(?:AccountKey|SharedAccessKey)\\s{0,3}=\\s{0,3}([A-Za-z0-9+/]{20}[A-Za-z0-9+/]*={0,2})', keywords: ['key=', 'key ='] },
   // Telegram: a bot's id, a colon, and 35 characters starting `AA` (the bot id may follow `/bot` in an API URL).
   { id: 'telegram', regex: '(?<![0-9])[0-9]{5,16}:AA[0-9A-Za-z_-]{33}(?![0-9A-Za-z_-])', keywords: [':aa'], entropy: TOKEN_ENTROPY },
   // Discord: a bot token is three base64url parts (the bot's id, a time, an HMAC) with no
@@ -64,6 +68,6 @@ export const SHAPE_RULES: RuleSource[] = [
   {
     id: 'datadog',
     regex: '(?i)\\b(?:dd|datadog)[_-](?:api|app|application)[_-]?key["\'`]?\\s{0,3}[:=]\\s{0,3}["\'`]?([0-9a-f]{40}|[0-9a-f]{32})(?![0-9a-z])',
-    keywords: ['dd_api', 'dd_app', 'dd-api', 'dd-app', 'datadog_api', 'datadog_app', 'datadog-api', 'datadog-app'],
+    keywords: KEY_KEYWORDS,
   },
 ];

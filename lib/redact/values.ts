@@ -48,7 +48,11 @@ export function isSecretValue(value: string, ctx: ValueContext): boolean {
   if (!ctx.quoted) {
     // `settings.SECRET_KEY`, `config.apiKey`: an expression naming where the secret is.
     if (/^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(value)) return false;
-    if (ctx.codeLike) return digit && letter && value.length >= 8;
+    if (ctx.codeLike) {
+      if (!(digit && letter && value.length >= 8)) return false;
+      // An identifier (`Uint8Array`, `decodeBase64`) is code; a random one is long.
+      return !/^[A-Za-z_][A-Za-z0-9_]*$/.test(value) || value.length >= 16;
+    }
   }
   if (ctx.password) return true;
   // An API key, token or secret has digits, or is long: a word like `development` is neither.
