@@ -3,7 +3,7 @@
 // `Authorization: Bearer …`, `?access_token=…` in a URL, `scheme://user:password@host`.
 // What stands after such a name is often no secret at all (`${DB_PASSWORD}`, `your-key`,
 // `string`), so each rule picks its match through values.ts, and drops what is not.
-import type { RuleSource } from './rules.js';
+import type { RuleSource } from './rule.js';
 import { isPlaceholder, isReference, isSecretValue } from './values.js';
 
 /**

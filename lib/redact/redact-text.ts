@@ -6,10 +6,13 @@ import { createHash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import { forEachBase64Run, MIN_BASE64 } from './base64-runs.js';
 import type { HomeMasker } from './home.js';
-import { SECRET_NAME } from './name-rules.js';
+import { NAME_RULES, SECRET_NAME } from './name-rules.js';
 import { nonOverlapping, type Finding, type Scanner } from './scan.js';
 import { SECRETLINT_HINT, SecretlintFinder } from './secretlint.js';
 import type { JsonRedactor } from './walk.js';
+
+/** Rules that know a secret by the name given to it; a URL's password keeps its own rule's name, as before secretlint's. */
+const NAME_RULE_IDS = new Set(NAME_RULES.map((r) => r.id).filter((id) => id !== 'url-password'));
 
 /** The shortest member name searched for secrets. */
 const MIN_SECRET_NAME = 8;
@@ -164,10 +167,14 @@ export class TextRedactor {
   }
 
   private redactDirect(text: string, found: Redaction[], survey: LineSurvey): string {
-    // Own rules first: of two findings of the same secret, the first named stays.
+    // Of two findings of the same secret the first named stays: our shape rules and URL
+    // passwords, then secretlint's, then the rules that know a secret by its name only.
     let hits = this.scanner.find(text, survey.keywords);
     const linted = this.secretlint.find(text);
-    if (linted.length > 0) hits = nonOverlapping([...hits, ...linted]);
+    if (linted.length > 0) {
+      const byName = hits.filter((h) => NAME_RULE_IDS.has(h.rule));
+      hits = nonOverlapping([...hits.filter((h) => !NAME_RULE_IDS.has(h.rule)), ...linted, ...byName]);
+    }
     if (this.home) {
       const names = this.home.find(text);
       if (names.length > 0) hits = nonOverlapping([...hits, ...names]);

@@ -8,7 +8,7 @@
 // Every rule has keywords, so a line holding none of them is never parsed; rules
 // with a fixed prefix drop low-entropy matches (`glpat-xxxxxxxxxxxxxxxxxxxx` in docs).
 import { NAME_KEYWORDS } from './name-rules.js';
-import type { RuleSource } from './rules.js';
+import type { RuleSource } from './rule.js';
 
 /** A Datadog key is found by its name, which ends in `key`. */
 const KEY_KEYWORDS = NAME_KEYWORDS.filter((k) => k.startsWith('key'));
