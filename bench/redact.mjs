@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import minimist from 'minimist';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const args = minimist(process.argv.slice(2), { default: { bin: join(root, 'build', 'bin', 'tx-redact.js'), mb: 50, runs: 3, shared: join(root, '..', 'shared') } });
+const args = minimist(process.argv.slice(2), { default: { bin: join(root, 'build', 'bin', 'tx-redact.js'), mb: 50, runs: 3, shared: process.env.TX_SHARED ?? join(root, '..', 'shared') } });
 const { plantedSession, notSecretSession, readable } = await import(join(root, 'build', 'test', 'redact', 'planted.js'));
 const out = join(root, 'bench', 'out');
 mkdirSync(out, { recursive: true });

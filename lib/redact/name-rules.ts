@@ -6,13 +6,16 @@
 import type { RuleSource } from './rule.js';
 import { isPlaceholder, isReference, isSecretValue } from './values.js';
 
+/** Words before `key` that make a name a credential's (`API_KEY`, `SECRET_KEY`, not `SORT_KEY`). */
+const KEY_OWNERS = ['api', 'secret', 'private', 'access', 'app', 'application', 'account', 'auth', 'master', 'signing', 'encryption', 'client'];
+
 /**
  * The end of a name that holds a secret: `…_KEY` only after a word that makes it a
  * credential (`API_KEY`, `SECRET_KEY`, not `SORT_KEY`), `…TOKEN` but not a paging or
  * tokenizer one (`next_token`, `eos_token`), `…PASSWORD`, `…_PASS`, `…_PWD`.
  */
 const SECRET_WORD =
-  '(?:api|secret|private|access|app|application|account|auth|master|signing|encryption|client)[_.-]?key' +
+  `(?:${KEY_OWNERS.join('|')})[_.-]?key` +
   '|secret' +
   // The look-behinds stand after the word, so they are tried only where it matched.
   '|token(?<!(?:next|page|continuation|cursor|eos|bos|pad|unk|sep|cls|mask|special|max|num)[_.-]?token)' +
@@ -23,11 +26,14 @@ const SECRET_WORD =
 const SEPARATORS = ['=', ':', ' =', '"', "'", '`'];
 
 /**
- * Keywords: each name's last word with what follows it. Fewer, shorter keywords make the
- * pass over every line faster (docs/tx-redact.md); the rule's regex then tells
- * `API_KEY=` from `SORT_KEY=`.
+ * Keywords: a `…key` name whole (`api_key`, `apiKey`), the other names' last word with
+ * what follows it (`token=`, `password"`). A keyword as common as `key:` would have a
+ * line parsed for each `key:` of the code a session reads.
  */
-export const NAME_KEYWORDS = ['key', 'token', 'secret', 'password', 'passwd', 'pass', 'pwd'].flatMap((w) => SEPARATORS.map((s) => w + s));
+export const NAME_KEYWORDS = [
+  ...KEY_OWNERS.flatMap((w) => [`${w}_key`, `${w}.key`, `${w}-key`, `${w}key`]),
+  ...['token', 'secret', 'password', 'passwd', 'pass', 'pwd'].flatMap((w) => SEPARATORS.map((s) => w + s)),
+];
 
 /** Whether a JSON member's name says its string value is a secret (the `"api_key": "…"` of a parsed line). */
 export const SECRET_NAME = new RegExp(`(?:${SECRET_WORD})$|^authorization$`, 'i');
@@ -94,7 +100,7 @@ export function isUrlPassword(password: string): boolean {
 /** Rules for secrets known by their name, after the shape rules. */
 export const NAME_RULES: RuleSource[] = [
   { id: 'url-password', regex: URL_PASSWORD, keywords: ['://'], pick: (m) => (isUrlPassword(m[2]!) ? 2 : 0) },
-  { id: 'url-query-secret', regex: QUERY, keywords: [...NAME_KEYWORDS.filter((k) => k.endsWith('=') && !k.endsWith(' =')), 'sig=', 'signature='], pick: pickQuery },
+  { id: 'url-query-secret', regex: QUERY, keywords: ['token=', 'key=', 'secret=', 'password=', 'passwd=', 'pass=', 'pwd=', 'sig=', 'signature='], pick: pickQuery },
   { id: 'authorization', regex: AUTHORIZATION, keywords: ['authorization', 'bearer'], pick: pickAuthorization },
   { id: 'secret-assignment', regex: ASSIGNMENT, keywords: NAME_KEYWORDS, pick: pickAssignment },
 ];

@@ -8,7 +8,7 @@ import { forEachBase64Run, MIN_BASE64 } from './base64-runs.js';
 import type { HomeMasker } from './home.js';
 import { NAME_RULES, SECRET_NAME } from './name-rules.js';
 import { nonOverlapping, type Finding, type Scanner } from './scan.js';
-import { SECRETLINT_HINT, SecretlintFinder } from './secretlint.js';
+import { SECRETLINT_CASED, SecretlintFinder } from './secretlint.js';
 import type { JsonRedactor } from './walk.js';
 
 /** Rules that know a secret by the name given to it; a URL's password keeps its own rule's name, as before secretlint's. */
@@ -102,7 +102,7 @@ export class TextRedactor {
 
   /**
    * A look at a raw line's bytes before it is parsed: null when nothing in it can need
-   * redacting (no rule keyword or secretlint hint, no base64 run that starts like text,
+   * redacting (no rule keyword or secretlint hint, found in one pass; no base64 run that starts like text,
    * nothing for --home),
    * else the keywords its strings can hold (null: any, when escapes could spell one).
    */
@@ -110,7 +110,7 @@ export class TextRedactor {
     const keywords = this.scanner.keywordsIn(raw);
     // A keyword spelled with \u escapes (JSON.stringify never writes printable ASCII so), or a '/' written '\/'.
     const escaped = /\\u00[2-7][0-9a-fA-F]|\\\//.test(raw);
-    if (keywords.length > 0 || escaped || SECRETLINT_HINT.test(raw) || this.scanner.hasRulesWithoutKeywords || (this.home !== null && this.home.mayHold(raw)) || holdsTextBase64(raw)) {
+    if (keywords.length > 0 || escaped || SECRETLINT_CASED.test(raw) || this.scanner.hasRulesWithoutKeywords || (this.home !== null && this.home.mayHold(raw)) || holdsTextBase64(raw)) {
       return { keywords: escaped ? null : keywords };
     }
     return null;

@@ -24,3 +24,10 @@ export interface Rule {
   /** The group holding the secret, or 0 to drop the match (a placeholder, a reference); set by our own rules. */
   pick?: (m: RegExpExecArray) => number;
 }
+
+/** A set of rules run by tx-redact's own engine. */
+export interface RuleSet {
+  rules: Rule[];
+  /** Keywords of another finder (secretlint's), looked for in the same pass: a line holding one is parsed. */
+  hints?: string[];
+}

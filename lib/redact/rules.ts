@@ -2,10 +2,11 @@
 // secrets known by their shape; name-rules.ts: secrets known by the name they are given)
 // and the rules of a --rules file.
 import { NAME_RULES } from './name-rules.js';
-import type { Rule, RuleSource } from './rule.js';
+import type { Rule, RuleSet, RuleSource } from './rule.js';
+import { SECRETLINT_KEYWORDS } from './secretlint.js';
 import { SHAPE_RULES } from './shape-rules.js';
 
-export type { Rule, RuleSource } from './rule.js';
+export type { Rule, RuleSet, RuleSource } from './rule.js';
 
 /** Compile a rule; a leading `(?i)` (as gitleaks writes it) makes the regex case-insensitive. */
 export function compileRule(r: RuleSource): Rule {
@@ -20,17 +21,13 @@ export function compileRule(r: RuleSource): Rule {
   };
 }
 
-/** A set of rules run by tx-redact's own engine. */
-export interface RuleSet {
-  rules: Rule[];
-}
 
 /** tx-redact's own rules: the shapes first, so a secret both find is named by its shape. */
 export const OWN_RULES: RuleSource[] = [...SHAPE_RULES, ...NAME_RULES];
 
 /** tx-redact's own rules, then `extra` (a --rules file's). */
 export function defaultRuleSet(extra: Rule[] = []): RuleSet {
-  return { rules: [...OWN_RULES.map(compileRule), ...extra] };
+  return { rules: [...OWN_RULES.map(compileRule), ...extra], hints: SECRETLINT_KEYWORDS };
 }
 
 /**

@@ -3,7 +3,7 @@
 // secretGroup, else its first non-empty group, else the whole match; a secret at or
 // below the rule's entropy is dropped (the meaning of these fields in gitleaks' rules).
 import { KeywordFinder } from './keywords.js';
-import type { Rule, RuleSet } from './rules.js';
+import type { Rule, RuleSet } from './rule.js';
 
 /** One secret in a text: where it is, the rule that found it, and the secret itself. */
 export interface Finding {
@@ -43,7 +43,7 @@ export class Scanner {
         list.push(rule);
       }
     }
-    this.keywords = new KeywordFinder([...this.byKeyword.keys()]);
+    this.keywords = new KeywordFinder([...new Set([...this.byKeyword.keys(), ...(ruleSet.hints ?? []).map((h) => h.toLowerCase())])]);
   }
 
   /** Whether some rule runs on every text, keywords or not. */
@@ -64,10 +64,10 @@ export class Scanner {
   private candidates(text: string, among: string[] | null): Rule[] {
     const chosen = new Set<Rule>(this.always);
     if (among === null) {
-      for (const word of this.keywordsIn(text)) for (const rule of this.byKeyword.get(word)!) chosen.add(rule);
+      for (const word of this.keywordsIn(text)) for (const rule of this.byKeyword.get(word) ?? []) chosen.add(rule);
     } else if (among.length > 0) {
       const lower = text.toLowerCase();
-      for (const word of among) if (lower.includes(word)) for (const rule of this.byKeyword.get(word)!) chosen.add(rule);
+      for (const word of among) if (lower.includes(word)) for (const rule of this.byKeyword.get(word) ?? []) chosen.add(rule);
     }
     return chosen.size === 0 ? [] : this.ruleSet.rules.filter((r) => chosen.has(r));
   }

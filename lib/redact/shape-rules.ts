@@ -7,11 +7,7 @@
 // stack of a few bytes a character (55 MB for a 2 MB run, kept), and `C*` without one.
 // Every rule has keywords, so a line holding none of them is never parsed; rules
 // with a fixed prefix drop low-entropy matches (`glpat-xxxxxxxxxxxxxxxxxxxx` in docs).
-import { NAME_KEYWORDS } from './name-rules.js';
 import type { RuleSource } from './rule.js';
-
-/** A Datadog key is found by its name, which ends in `key`. */
-const KEY_KEYWORDS = NAME_KEYWORDS.filter((k) => k.startsWith('key'));
 
 /** A random token of this length has an entropy far above this; a placeholder's is below it. */
 const TOKEN_ENTROPY = 3;
@@ -68,6 +64,6 @@ export const SHAPE_RULES: RuleSource[] = [
   {
     id: 'datadog',
     regex: '(?i)\\b(?:dd|datadog)[_-](?:api|app|application)[_-]?key["\'`]?\\s{0,3}[:=]\\s{0,3}["\'`]?([0-9a-f]{40}|[0-9a-f]{32})(?![0-9a-z])',
-    keywords: KEY_KEYWORDS,
+    keywords: ['dd_api', 'dd_app', 'dd-api', 'dd-app', 'datadog_api', 'datadog_app', 'datadog-api', 'datadog-app'],
   },
 ];
