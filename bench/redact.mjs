@@ -76,7 +76,9 @@ if (existsSync(gen)) {
 function cpu(file) {
   const times = [];
   for (let i = 0; i < args.runs; i++) {
-    const t = spawnSync('bash', ['-c', `{ /usr/bin/time -f "%U %S" node "${args.bin}" "${file}" > /dev/null 2>/dev/null; } 2>&1 | tail -1`], { encoding: 'utf8' }).stdout.trim().split(' ');
+    const timing = join(out, 'redact-time.txt');
+    spawnSync('bash', ['-c', `/usr/bin/time -f "%U %S" -o "${timing}" node "${args.bin}" "${file}" > /dev/null 2> /dev/null`]);
+    const t = readFileSync(timing, 'utf8').trim().split('\n').pop().split(' ');
     times.push(Number(t[0]) + Number(t[1]));
   }
   const mb = readFileSync(file).length / 1e6;

@@ -22,8 +22,13 @@ const SECRET_WORD =
   '|passw(?:or)?d' +
   '|(?:pass|pwd)(?<=[_.-](?:pass|pwd))';
 
-/** Characters that follow a name where a value is given to it, as environment files, YAML, JSON and code write it. */
-const SEPARATORS = ['=', ':', ' =', '"', "'", '`'];
+/**
+ * What follows a name that is given a value, as environment files, YAML, JSON and code
+ * write it: a closing quote or none, one space or none, `=` or `:` (`TOKEN=`,
+ * `"token":`, `'token' =`). ASSIGNMENT takes exactly these, so a keyword is in every
+ * match; a bare `token'` (a string literal in code) is none.
+ */
+const SEPARATORS = ['', '"', "'", '`'].flatMap((quote) => ['=', ':', ' =', ' :'].map((sep) => quote + sep));
 
 /**
  * Keywords: a `…key` name whole (`api_key`, `apiKey`), the other names' last word with
@@ -42,7 +47,7 @@ export const SECRET_NAME = new RegExp(`(?:${SECRET_WORD})$|^authorization$`, 'i'
  * NAME SEP VALUE: 1 the name's secret word, 2 the space before the separator, 3 the
  * separator, 4 an opening quote, 5 a quoted value, 6 an unquoted value.
  */
-const ASSIGNMENT = `(?i)(${SECRET_WORD})["'\`]?(\\s{0,3})(=>|:=|\\?=|=|:)\\s{0,3}(?:(["'\`])((?:(?!\\4)[^\\n\\\\]){1,256})\\4|([^\\s"'\`,;&\\\\\\[\\](){}<>]{1,256}))`;
+const ASSIGNMENT = `(?i)(${SECRET_WORD})["'\`]?( ?)(=>|:=|=|:)\\s{0,3}(?:(["'\`])((?:(?!\\4)[^\\n\\\\]){1,256})\\4|([^\\s"'\`,;&\\\\\\[\\](){}<>]{1,256}))`;
 
 function pickAssignment(m: RegExpExecArray): number {
   const quoted = m[5] !== undefined;

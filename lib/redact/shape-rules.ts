@@ -48,7 +48,7 @@ export const SHAPE_RULES: RuleSource[] = [
   // Twilio: an API key's SID is `SK` and 32 hex digits; auth tokens have no shape (name-rules.ts finds them by name).
   { id: 'twilio', regex: '\\bSK[0-9a-fA-F]{32}(?![0-9A-Za-z])', keywords: ['twilio'], entropy: TOKEN_ENTROPY },
   // Azure: storage account and Service Bus / Event Hubs keys in connection strings (SAS signatures: name-rules.ts, as URL queries).
-  { id: 'azure', regex: '(?i)\\b(?:AccountKey|SharedAccessKey)\\s{0,3}=\\s{0,3}([A-Za-z0-9+/]{20}[A-Za-z0-9+/]*={0,2})', keywords: ['key=', 'key ='] },
+  { id: 'azure', regex: '(?i)\\b(?:AccountKey|SharedAccessKey) ?= ?([A-Za-z0-9+/]{20}[A-Za-z0-9+/]*={0,2})', keywords: ['key=', 'key ='] },
   // Telegram: a bot's id, a colon, and 35 characters starting `AA` (the bot id may follow `/bot` in an API URL).
   { id: 'telegram', regex: '(?<![0-9])[0-9]{5,16}:AA[0-9A-Za-z_-]{33}(?![0-9A-Za-z_-])', keywords: [':aa'], entropy: TOKEN_ENTROPY },
   // Discord: a bot token is three base64url parts (the bot's id, a time, an HMAC) with no
