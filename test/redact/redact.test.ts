@@ -106,7 +106,7 @@ t.test('a --rules regex is JavaScript; a leading (?i), as gitleaks writes it, ma
 t.test('--list-rules names secretlint\'s rules and tx-redact\'s own', async (t) => {
   const res = await runTool(redactTool, ['--list-rules'], []);
   const ids = res.stdout.toString().trim().split('\n');
-  for (const id of ['aws', 'github', 'slack', 'private-key', 'database', 'anthropic-key', 'url-password']) t.ok(ids.includes(id), id);
+  for (const id of ['aws', 'github', 'slack', 'private-key', 'database', 'anthropic-key', 'url-password', 'gitlab', 'stripe', 'huggingface', 'google', 'pypi', 'twilio', 'azure', 'telegram', 'discord', 'datadog', 'url-query-secret', 'authorization', 'secret-assignment']) t.ok(ids.includes(id), id);
   t.notOk(ids.includes('filter-comments'), 'the preset\'s comment filter is not a rule that finds secrets');
 });
 
