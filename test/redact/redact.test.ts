@@ -81,6 +81,7 @@ t.test('--rules adds rules; a bad rules file is a usage error naming the line', 
   t.equal(res.stdout.toString(), 'order [REDACTED:shop-order-token] ok\n');
   t.throws(() => parseRulesFile('{"id":"x","regex":"a*"}', 'r.ndjson'), /r\.ndjson:1: the regex matches the empty string/);
   t.throws(() => parseRulesFile('\n{"id":"x"}', 'r.ndjson'), /r\.ndjson:2: "regex"/);
+  t.throws(() => parseRulesFile('{"id":"x","regex":"é+","keywords":["é"]}', 'r.ndjson'), /r\.ndjson:1: "keywords" must be ASCII/, 'keywords are found in a raw line as ASCII');
   const dir = mkdtempSync(join(tmpdir(), 'tx-redact-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, 'bad.ndjson'), '{"id":"x","regex":"("}\n');
