@@ -250,9 +250,13 @@ export class CodexToCommon {
   private usage(u: any): void {
     if (!this.assistant || this.assistant.usage || !u || typeof u !== 'object') return;
     const usage: Usage = {};
-    if (typeof u.input_tokens === 'number') usage.input_tokens = u.input_tokens;
+    // Codex counts cached reads and cache writes inside input_tokens; Common, as every tool, keeps them apart.
+    const cached = typeof u.cached_input_tokens === 'number' ? u.cached_input_tokens : 0;
+    const written = typeof u.cache_write_input_tokens === 'number' ? u.cache_write_input_tokens : 0;
+    if (typeof u.input_tokens === 'number') usage.input_tokens = Math.max(0, u.input_tokens - cached - written);
     if (typeof u.output_tokens === 'number') usage.output_tokens = u.output_tokens;
     if (typeof u.cached_input_tokens === 'number') usage.cache_read_input_tokens = u.cached_input_tokens;
+    if (typeof u.cache_write_input_tokens === 'number') usage.cache_creation_input_tokens = u.cache_write_input_tokens;
     if (typeof u.reasoning_output_tokens === 'number') usage.reasoning_output_tokens = u.reasoning_output_tokens;
     if (typeof u.total_tokens === 'number') usage.total_tokens = u.total_tokens;
     this.assistant.usage = usage;
