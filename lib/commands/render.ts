@@ -5,7 +5,7 @@ import { CommonWriter, type CommonOut } from './common.js';
 import { splitLines } from '../core/input/lines.js';
 import { stdoutIsTerminal, UsageError, type Context, type Tool } from '../core/tool.js';
 import { parsePhysicalLine } from '../records/parse-line.js';
-import { type Harness } from '../record.js';
+import { type Harness, type RecordView } from '../record.js';
 import { decodeLine, recordView } from '../records/record-bytes.js';
 import { HtmlPage, type PageSink } from '../render/html.js';
 import { MarkdownDoc } from '../render/markdown.js';
@@ -34,10 +34,10 @@ See tx-render(1).`;
 class CommonLines implements CommonOut {
   private pending: Buffer[] = [];
 
-  constructor(private readonly take: (value: unknown, bytes: Buffer) => Promise<void>) {}
+  constructor(private readonly take: (value: unknown, bytes: number) => Promise<void>) {}
 
   async writeJson(value: unknown): Promise<void> {
-    await this.take(value, Buffer.alloc(0));
+    await this.take(value, 0);
   }
 
   async write(data: Buffer | string): Promise<void> {
@@ -47,7 +47,7 @@ class CommonLines implements CommonOut {
       this.pending.push(buf.subarray(0, nl));
       const line = Buffer.concat(this.pending);
       this.pending = [];
-      if (line.length > 0) await this.take(JSON.parse(line.toString('utf8')), line);
+      if (line.length > 0) await this.take(JSON.parse(line.toString('utf8')), line.length);
       buf = buf.subarray(nl + 1);
       nl = buf.indexOf(0x0a);
     }
@@ -62,8 +62,8 @@ async function main(ctx: Context): Promise<void> {
   const sink: PageSink = { write: (text) => ctx.out.write(text) };
   const renderer = new CommonRenderer(format === 'html' ? new HtmlPage(sink) : new MarkdownDoc(sink));
   let where: { src?: string; n?: number } = {};
-  const common = async (value: unknown) => {
-    const problem = await renderer.line(value);
+  const common = async (value: unknown, bytes: number) => {
+    const problem = await renderer.line(value, bytes);
     if (problem) ctx.warn(where, problem);
   };
   const writer = await CommonWriter.open(ctx, new CommonLines(common));
@@ -75,9 +75,11 @@ async function main(ctx: Context): Promise<void> {
         where = { src: input.src, n: line.n };
         const decoded = decodeLine(line.bytes);
         if (decoded.record) {
+          const odd = oddHeader(decoded.record.header);
+          if (odd) ctx.warn(where, `${odd}; read as a record of ${input.src ?? 'stdin'}`);
           await writer.record(decoded.record, input.src, line.n);
         } else if ('value' in decoded && isCommonLine(decoded.value)) {
-          await common(decoded.value);
+          await common(decoded.value, line.bytes.length);
         } else {
           // A native session line (or a broken one): tx-parse's reading, then tx-common's.
           for (const parsed of parsePhysicalLine(line, input.src, previous)) {
@@ -114,6 +116,20 @@ async function usagePage(ctx: Context): Promise<void> {
     }
   }
   await ctx.out.write(page.html());
+}
+
+/**
+ * What is wrong with a record header's optional fields, which the tools below use as a
+ * path and a line number; the field is then left out of the header (null when all is well).
+ */
+function oddHeader(header: RecordView['header']): string | null {
+  const h = header as unknown as Record<string, unknown>;
+  if (h.src !== undefined && typeof h.src !== 'string') {
+    const what = h.src === null ? 'null' : Array.isArray(h.src) ? 'an array' : typeof h.src === 'object' ? 'an object' : `a ${typeof h.src}`;
+    delete h.src;
+    return `a record whose src is ${what}, not a file name`;
+  }
+  return null;
 }
 
 const COMMON_BLOCKS = new Set(['text', 'thinking', 'redacted_thinking', 'tool_use', 'tool_result', 'image', 'artifact']);

@@ -2,12 +2,16 @@
 // folded summary, and the body shown when it is opened.
 import type { ToolUseBlock } from '../common.js';
 import { callDiff } from './diff.js';
+import { jsonView } from './json-view.js';
 
 /** How a call's input is shown when opened (`none` when the digest already says all of it). */
 export type CallBody = { kind: 'diff'; text: string } | { kind: 'code'; lang: string; text: string } | { kind: 'json'; text: string } | { kind: 'none'; text: '' };
 
+/** The first line of a text, from its first 4,096 characters (a digest needs no more). */
 const firstLine = (s: string) => {
-  const line = s.trimStart().split('\n', 1)[0];
+  const head = s.slice(0, 4096).trimStart();
+  const nl = head.indexOf('\n');
+  const line = nl < 0 ? head : head.slice(0, nl);
   return line.length > 160 ? line.slice(0, 157) + '…' : line;
 };
 
@@ -46,18 +50,18 @@ export function callBody(call: ToolUseBlock): CallBody {
   const v = call.tool;
   if (v?.kind === 'bash') return { kind: 'code', lang: 'sh', text: v.command };
   if (v?.kind === 'read' && Object.keys(call.input).length === 1) return { kind: 'none', text: '' };
-  return { kind: 'json', text: JSON.stringify(call.input ?? null, null, 2) ?? 'null' };
+  return { kind: 'json', text: jsonView(call.input ?? null).text };
 }
 
 /** The text of a tool result's content, with what cannot be shown as text (images) named. */
 export function resultText(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return JSON.stringify(content ?? null, null, 2) ?? '';
+  if (!Array.isArray(content)) return jsonView(content ?? null).text;
   const parts: string[] = [];
   for (const b of content) {
     if (b && typeof b === 'object' && b.type === 'text' && typeof b.text === 'string') parts.push(b.text);
     else if (b && typeof b === 'object' && b.type === 'image') continue;
-    else parts.push(JSON.stringify(b, null, 2) ?? '');
+    else parts.push(jsonView(b).text);
   }
   return parts.join('\n');
 }

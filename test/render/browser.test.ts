@@ -56,7 +56,7 @@ if (missing) {
       const expected = await commonMessages(files, flags);
       const { page, r, errors, requests } = await open(name, [...flags, ...files]);
       t.equal(r.status, 0, 'tx-render exits 0');
-      t.equal(await page.locator('.turn').count(), expected, `${expected} turns, as tx-common has messages`);
+      t.equal(await page.locator('.turn, .anchor-only').count(), expected, `${expected} turns and anchors of messages shown inside calls, as tx-common has messages`);
       t.same(errors, [], 'no page errors');
       t.same(requests, [], 'the page asks the network for nothing');
       const calls = page.locator('details.tool');
@@ -115,7 +115,7 @@ if (missing) {
   t.test('hostile transcript: markup stays text and nothing from it runs', async (t) => {
     const { page, console, errors, r } = await open('hostile', [repo('fixtures', 'render', 'hostile.common.jsonl')]);
     t.equal(r.status, 0);
-    t.equal(await page.locator('.turn').count(), 5, 'five turns for five messages');
+    t.equal(await page.locator('.turn, .anchor-only').count(), 5, 'five turns (or anchors) for five messages');
     t.equal(await page.evaluate(() => (window as any).__pwned), undefined, 'no content script set the global');
     t.equal(await page.title(), "Hostile </title><script>console.log('PWNED')</script> session", 'the title is the session title, as text');
     t.same(console.filter((m) => m.includes('PWNED')), [], 'no content script wrote to the console');
