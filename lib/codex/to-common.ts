@@ -159,7 +159,8 @@ export class CodexToCommon {
         this.assistant = this.message('assistant', typeof item.id === 'string' ? item.id : id, ts);
         if (this.model !== undefined) this.assistant.model = this.model;
       }
-      this.assistant.content.push(...blocks);
+      // One by one: spread arguments run out of stack on a line of a few hundred thousand blocks.
+      for (const b of blocks) this.assistant.content.push(b);
       // A web search runs on the server: it has no output to wait for.
       for (const b of blocks) {
         if (!isModeled(b) || b.type !== 'tool_use' || b.native_type === 'web_search_call') continue;
@@ -213,7 +214,7 @@ export class CodexToCommon {
     if (settle && this.openCalls.size > 0) {
       const caller = this.openCalls.values().next().value as CommonMessage;
       this.results ??= this.message('user', `${caller.id}:aborted`, caller.timestamp);
-      this.results.content.push(...[...this.openCalls.keys()].map(abortedResult));
+      for (const id of this.openCalls.keys()) this.results.content.push(abortedResult(id));
       this.openCalls.clear();
     }
     if (this.assistant) this.emit(this.assistant, false, false);

@@ -2,7 +2,7 @@
 // records and native session lines are first converted by tx-common's own writer.
 import { DEFAULT_HARNESS } from '../codecs.js';
 import { CommonWriter, type CommonOut } from './common.js';
-import { splitLines } from '../core/input/lines.js';
+import { splitLines, type PhysicalLine } from '../core/input/lines.js';
 import { stdoutIsTerminal, UsageError, type Context, type Tool } from '../core/tool.js';
 import { parsePhysicalLine } from '../records/parse-line.js';
 import { type Harness, type RecordView } from '../record.js';
@@ -10,6 +10,8 @@ import { decodeLine, recordView } from '../records/record-bytes.js';
 import { HtmlPage, type PageSink } from '../render/html.js';
 import { MarkdownDoc } from '../render/markdown.js';
 import { CommonRenderer } from '../render/stream.js';
+import { LineShortener, KEEP_STRING, MAX_KEPT, renderLines } from '../render/long-lines.js';
+import { formatCount } from '../render/tally.js';
 
 const HELP = `usage: tx-render [--format html|md] [--active] [--sidechains] [--subagents] [FILE...]
        tx-render --usage [FILE...]
@@ -30,11 +32,17 @@ native session files, from the files named (- is stdin) or stdin.
   -h, --help     this text        --version   the version
 See tx-render(1).`;
 
-/** Common lines written into the renderer instead of stdout: pieces are cut into lines and parsed. */
+/** Common lines written into the renderer instead of stdout: pieces are cut into lines and parsed, a line past KEEP_STRING shortened (render/long-lines.ts). */
 class CommonLines implements CommonOut {
   private pending: Buffer[] = [];
+  private size = 0;
+  private long: LineShortener | null = null;
 
-  constructor(private readonly take: (value: unknown, bytes: number) => Promise<void>) {}
+  constructor(
+    private readonly take: (value: unknown, bytes: number) => Promise<void>,
+    /** A line whose structure alone was too large to keep: its length. */
+    private readonly tooLarge: (length: number) => void,
+  ) {}
 
   async writeJson(value: unknown): Promise<void> {
     await this.take(value, 0);
@@ -44,14 +52,40 @@ class CommonLines implements CommonOut {
     let buf = typeof data === 'string' ? Buffer.from(data) : data;
     let nl = buf.indexOf(0x0a);
     while (nl >= 0) {
-      this.pending.push(buf.subarray(0, nl));
-      const line = Buffer.concat(this.pending);
+      const head = buf.subarray(0, nl);
+      let line: Buffer | null;
+      if (this.long || this.size + head.length > KEEP_STRING) {
+        const long = this.long ?? this.shortener();
+        long.push(head);
+        line = long.end();
+        if (line === null) this.tooLarge(long.length);
+        this.long = null;
+      } else {
+        this.pending.push(head);
+        line = Buffer.concat(this.pending);
+      }
       this.pending = [];
-      if (line.length > 0) await this.take(JSON.parse(line.toString('utf8')), line.length);
+      this.size = 0;
+      if (line !== null && line.length > 0) await this.take(JSON.parse(line.toString('utf8')), line.length);
       buf = buf.subarray(nl + 1);
       nl = buf.indexOf(0x0a);
     }
-    if (buf.length > 0) this.pending.push(Buffer.from(buf));
+    if (buf.length === 0) return;
+    if (this.long) this.long.push(buf);
+    else {
+      this.pending.push(Buffer.from(buf));
+      this.size += buf.length;
+      if (this.size > KEEP_STRING) this.long = this.shortener();
+    }
+  }
+
+  /** A shortener fed with the pieces held so far. */
+  private shortener(): LineShortener {
+    const long = new LineShortener();
+    for (const piece of this.pending) long.push(piece);
+    this.pending = [];
+    this.size = 0;
+    return long;
   }
 }
 
@@ -66,13 +100,19 @@ async function main(ctx: Context): Promise<void> {
     const problem = await renderer.line(value, bytes);
     if (problem) ctx.warn(where, problem);
   };
-  const writer = await CommonWriter.open(ctx, new CommonLines(common));
+  const tooLarge = (length: number) => ctx.warn(where, `a message of ${formatCount(length)} bytes that passes ${formatCount(MAX_KEPT)} bytes even with each of its texts cut to ${formatCount(KEEP_STRING)}: left out`);
+  const writer = await CommonWriter.open(ctx, new CommonLines(common, tooLarge));
   try {
     for await (const input of ctx.inputs()) {
       let previous: Harness = DEFAULT_HARNESS;
-      for await (const line of splitLines(input.stream)) {
+      for await (const read of renderLines(input.stream)) {
+        where = { src: input.src, n: read.n };
+        if (read.bytes === null) {
+          ctx.warn(where, `a line of ${formatCount(read.shortened ?? 0)} bytes that passes ${formatCount(MAX_KEPT)} bytes even with each of its texts cut to ${formatCount(KEEP_STRING)}: left out`);
+          continue;
+        }
+        const line = read as PhysicalLine;
         if (line.bytes.length === 0) continue;
-        where = { src: input.src, n: line.n };
         const decoded = decodeLine(line.bytes);
         if (decoded.record) {
           const odd = oddHeader(decoded.record.header);

@@ -29,7 +29,7 @@ export const isCall = (b: Block): b is ToolUseBlock => isModeled(b) && b.type ==
 const MAX_HELD = 32;
 
 /** How many bytes of input lines may wait behind a call before the call is written without the results still to come. */
-export const MAX_HELD_BYTES = 16 * 1024 * 1024;
+export const MAX_HELD_BYTES = 8 * 1024 * 1024;
 
 /** Pairs tool calls with their results and hands turns on in the order the messages came. */
 export class TurnPairer {
