@@ -67,7 +67,7 @@ img.inline{max-width:100%;height:auto;border:1px solid var(--line);border-radius
 .compaction{text-align:center;color:var(--muted);font-size:.8rem;margin:1rem 0}
 a{color:var(--user)}
 .turn{content-visibility:auto;contain-intrinsic-size:auto 8rem}
-.turn.context{background:transparent;box-shadow:none;border-style:dashed;padding:.35rem 1rem}
+.turn.context{background:transparent;box-shadow:none;border-style:dashed;border-left:4px solid var(--line);padding:.35rem 1rem}
 .turn.context>.meta .who{color:var(--muted)}
 details.context{border-style:dashed;font-size:.85rem}
 details.context>summary{color:var(--muted)}

@@ -6,12 +6,11 @@ import { isModeled, type Block, type ImageBlock, type NativeBlock, type TextBloc
 import { capText, hiddenNote } from './cap.js';
 import { userParts, type UserPart } from './context.js';
 import { escapeHtml as h, escapeText, toolAnchor } from './escape.js';
-import { jsonView } from './json-view.js';
 import { MARKDOWN_LIMIT, markdownHtml } from './markdown-html.js';
 import type { Turn } from './pairing.js';
 import { pastedHtml, preHtml, proseHtml } from './prose.js';
 import { formatCount, formatDuration } from './tally.js';
-import { callBody, callDigest, resultText } from './tools.js';
+import { callBody, callDigest, resultText, viewText } from './tools.js';
 
 /** Media types shown inline as images; anything else (SVG, which can hold script) is named, not shown. */
 const INLINE_IMAGES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
@@ -65,13 +64,13 @@ function blockHtml(b: Block, t: Turn): string {
       return `<details class="tool"><summary><span class="tool-name">artifact</span><span class="digest">${h(b.name)}</span></summary><div class="body">${b.description ? `<p>${escapeText(b.description)}</p>` : ''}${body}</div></details>`;
     }
     default:
-      return preHtml(jsonView(b).text);
+      return preHtml(viewText(b));
   }
 }
 
 /** A block Common carries without modelling it (a tool_reference, a document): its type, and its JSON when opened. */
 function nativeBlock(b: NativeBlock): string {
-  return `<details class="tool"><summary><span class="tool-name">${h(String(b.type))}</span><span class="digest">block</span></summary><div class="body">${preHtml(jsonView(b).text)}</div></details>`;
+  return `<details class="tool"><summary><span class="tool-name">${h(String(b.type))}</span><span class="digest">block</span></summary><div class="body">${preHtml(viewText(b))}</div></details>`;
 }
 
 /** How long a call took: from its message to the message of its result, when both have a time. */

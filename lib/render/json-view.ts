@@ -27,8 +27,8 @@ function scalar(v: unknown): string | undefined {
   }
 }
 
-/** The value as indented JSON, and how many characters past the budget were not written (0: all of it). */
-export function jsonView(value: unknown, budget = BLOCK_CAP): { text: string; cut: boolean } {
+/** The value as indented JSON, up to `budget` characters (a little under the page's cap, leaving room for a note), and whether it was cut. */
+export function jsonView(value: unknown, budget = BLOCK_CAP - 1000): { text: string; cut: boolean } {
   const out: string[] = [];
   let size = 0;
   const put = (s: string) => {

@@ -36,6 +36,11 @@ export function mdInline(text: string): string {
   return escapeAngles(showControls(text).replace(/\s*\n\s*/g, ' '));
 }
 
+/** A line of a person's text inside Markdown (a title made of a prompt): read as typed, no HTML, no line breaks. */
+export function mdLiteral(text: string): string {
+  return literal(showControls(text).replace(/\s*\n\s*/g, ' '), true);
+}
+
 /** `<` and `&` as entities, so nothing in the text opens HTML. */
 function escapeAngles(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;');

@@ -6,12 +6,11 @@ import { isModeled, type Block, type CommonSession, type NativeBlock, type TextB
 import { userParts, type UserPart } from './context.js';
 import { escapeHtml, toolAnchor } from './escape.js';
 import { sessionTitle, type PageSink } from './html.js';
-import { jsonView } from './json-view.js';
-import { cappedFence, code, mdInline, proseMd, userMd } from './markdown-text.js';
+import { cappedFence, code, mdInline, mdLiteral, proseMd, userMd } from './markdown-text.js';
 import { answersOnly, type Turn } from './pairing.js';
 import { formatCount, SessionSequence, totals, usageLine } from './tally.js';
 import { TitleHold } from './title-hold.js';
-import { callBody, callDigest, resultText } from './tools.js';
+import { callBody, callDigest, resultText, viewText } from './tools.js';
 
 /** Writes Markdown for a Common stream of one or more sessions. */
 export class MarkdownDoc {
@@ -36,7 +35,7 @@ export class MarkdownDoc {
   private async header(s: CommonSession, title: string): Promise<void> {
     const { k } = this.sessions.open!;
     const sub = s.parent?.tool_use_id !== undefined;
-    let md = `${k === 1 ? '' : '\n---\n\n'}# ${sub ? 'Subagent: ' : ''}${mdInline(title)}\n\n`;
+    let md = `${k === 1 ? '' : '\n---\n\n'}# ${sub ? 'Subagent: ' : ''}${mdLiteral(title)}\n\n`;
     const facts: [string, string][] = [];
     if (sub) facts.push(['dispatched by', `[the ${mdInline(s.parent!.agent_type ?? 'Agent')} call](#${toolAnchor(s.parent!.tool_use_id!)})`]);
     if (s.id && !sub) facts.push(['session', code(s.id)]);
@@ -114,14 +113,14 @@ export class MarkdownDoc {
       case 'artifact':
         return folded(`artifact <code>${escapeHtml(b.name)}</code>`, b.source.type === 'text' ? cappedFence(b.source.text, '') : b.source.type === 'path' ? code(b.source.path) + '\n\n' : '*base64 data*\n\n');
       default:
-        return cappedFence(jsonView(b).text, 'json');
+        return cappedFence(viewText(b), 'json');
     }
   }
 }
 
 /** A block Common carries without modelling it: its type, and its JSON folded. */
 function nativeBlock(b: NativeBlock): string {
-  return folded(`<code>${escapeHtml(String(b.type))}</code> block`, cappedFence(jsonView(b).text, 'json'));
+  return folded(`<code>${escapeHtml(String(b.type))}</code> block`, cappedFence(viewText(b), 'json'));
 }
 
 function call(c: ToolUseBlock, r: ToolResultBlock | undefined): string {

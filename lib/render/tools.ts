@@ -3,6 +3,11 @@
 import type { ToolUseBlock } from '../common.js';
 import { callDiff } from './diff.js';
 import { jsonView } from './json-view.js';
+import { BLOCK_CAP } from './cap.js';
+import { formatCount } from './tally.js';
+
+/** What a JSON view cut at the page's cap says at its end. */
+const CUT_NOTE = `the rest not shown (a page shows ${formatCount(BLOCK_CAP)} characters of one block; the transcript has it all)`;
 
 /** How a call's input is shown when opened (`none` when the digest already says all of it). */
 export type CallBody = { kind: 'diff'; text: string } | { kind: 'code'; lang: string; text: string } | { kind: 'json'; text: string } | { kind: 'none'; text: '' };
@@ -50,18 +55,25 @@ export function callBody(call: ToolUseBlock): CallBody {
   const v = call.tool;
   if (v?.kind === 'bash') return { kind: 'code', lang: 'sh', text: v.command };
   if (v?.kind === 'read' && Object.keys(call.input).length === 1) return { kind: 'none', text: '' };
-  return { kind: 'json', text: jsonView(call.input ?? null).text };
+  const view = jsonView(call.input ?? null);
+  return { kind: 'json', text: view.cut ? `${view.text}\n… ${CUT_NOTE}` : view.text };
 }
 
 /** The text of a tool result's content, with what cannot be shown as text (images) named. */
 export function resultText(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return jsonView(content ?? null).text;
+  if (!Array.isArray(content)) return viewText(content ?? null);
   const parts: string[] = [];
   for (const b of content) {
     if (b && typeof b === 'object' && b.type === 'text' && typeof b.text === 'string') parts.push(b.text);
     else if (b && typeof b === 'object' && b.type === 'image') continue;
-    else parts.push(jsonView(b).text);
+    else parts.push(viewText(b));
   }
   return parts.join('\n');
+}
+
+/** A value's JSON view, with a note where it was cut. */
+export function viewText(value: unknown): string {
+  const view = jsonView(value);
+  return view.cut ? `${view.text}\n… ${CUT_NOTE}` : view.text;
 }
