@@ -130,7 +130,7 @@ export async function* renderLines(chunks: AsyncIterable<Buffer | string>, limit
         yield item;
         continue;
       }
-      if (item.first) long = new LineShortener();
+      if (item.first) long = new LineShortener(limit);
       long!.push(item.bytes);
       if (item.last) {
         const bytes = long!.end();
