@@ -78,6 +78,11 @@ details.more>summary{color:var(--muted);font-size:.85rem;padding:.1rem 0}
 details.more[open]>summary{border-bottom:none}
 .bidi{color:var(--err);font-size:.8em}
 .took{color:var(--muted);font-size:.8rem;margin-left:.4rem}
+details.tool>summary .purpose{color:var(--muted);font-size:.85rem;margin-left:.5rem;font-style:italic}
+ul.todos{list-style:none;padding-left:.25rem;margin:.4rem 0}ul.todos .mark{display:inline-block;width:1.4rem}
+ul.todos .completed{color:var(--muted);text-decoration:line-through}ul.todos .in_progress{font-weight:600}
+nav.prompts{font-size:.9rem;margin-top:.75rem}nav.prompts ol{margin:.25rem 0;padding-left:1.75rem;max-height:16rem;overflow:auto}
+nav.prompts .calls{color:var(--muted);font-size:.8rem;margin-left:.4rem}
 .markdown{overflow-wrap:anywhere}
 .markdown>:first-child{margin-top:.25rem}.markdown>:last-child{margin-bottom:.25rem}
 .markdown p,.markdown ul,.markdown ol,.markdown blockquote,.markdown table{margin:.45rem 0}
@@ -93,9 +98,10 @@ details.more[open]>summary{border-bottom:none}
 `;
 
 /**
- * The page's script: fills the header's end-of-session figures from each session's
- * footer, moves each subagent transcript under the call that dispatched it, filters
- * turns by the search box, and switches the theme. It reads data only as text.
+ * The page's script: fills the header's end-of-session figures and list of prompts from
+ * each session's footer, moves each subagent transcript under the call that dispatched
+ * it, filters turns by the search box, opens or closes every fold, and switches the
+ * theme. It reads data only as text.
  */
 export const SCRIPT = `(function(){
 var d=document;
@@ -105,6 +111,9 @@ d.querySelectorAll('section.session').forEach(function(s){
     var dst=s.querySelector(':scope>header [data-fact="'+src.getAttribute('data-fact')+'"]');
     if(dst)dst.textContent=src.textContent;
   });
+});
+d.querySelectorAll('section.session>footer>nav.prompts').forEach(function(n){
+  n.parentNode.parentNode.querySelector(':scope>header').appendChild(n);
 });
 d.querySelectorAll('section.subagent[data-parent]').forEach(function(s){
   var call=d.getElementById(s.getAttribute('data-parent'));
@@ -123,6 +132,12 @@ function filter(){
   show(n);
 }
 if(q){q.disabled=false;q.addEventListener('input',function(){clearTimeout(timer);timer=setTimeout(filter,120);});show(turns.length);}
+var f=d.getElementById('fold');
+if(f){f.disabled=false;f.addEventListener('click',function(){
+  var open=f.textContent==='Open all';
+  d.querySelectorAll('main details').forEach(function(x){x.open=open;});
+  f.textContent=open?'Close all':'Open all';
+});}
 var b=d.getElementById('theme');
 if(b){b.disabled=false;b.addEventListener('click',function(){
   var r=d.documentElement,dark=r.getAttribute('data-theme')?r.getAttribute('data-theme')==='dark':matchMedia('(prefers-color-scheme: dark)').matches;

@@ -10,7 +10,10 @@ import { MARKDOWN_LIMIT, markdownHtml } from './markdown-html.js';
 import type { Turn } from './pairing.js';
 import { pastedHtml, preHtml, proseHtml } from './prose.js';
 import { formatCount, formatDuration } from './tally.js';
-import { callBody, callDigest, resultText, viewText } from './tools.js';
+import { callBody, callDigest, callPurpose, resultText, viewText } from './tools.js';
+
+/** How a to-do item shows its state. */
+const TODO_MARK = { completed: '☑', in_progress: '◐', pending: '☐' } as const;
 
 /** Media types shown inline as images; anything else (SVG, which can hold script) is named, not shown. */
 const INLINE_IMAGES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
@@ -86,8 +89,10 @@ function call(c: ToolUseBlock, t: Turn): string {
   const r = t.results.get(c.id);
   const body = callBody(c);
   const error = r?.is_error === true;
-  let html = `<details class="tool${error ? ' error' : ''}" id="${h(toolAnchor(c.id))}"><summary><span class="tool-name">${h(c.name)}</span><span class="digest">${h(callDigest(c))}</span>${error ? ' <span class="tag">error</span>' : ''}${took(t, c)}</summary><div class="body">`;
+  const purpose = callPurpose(c);
+  let html = `<details class="tool${error ? ' error' : ''}" id="${h(toolAnchor(c.id))}"><summary><span class="tool-name">${h(c.name)}</span><span class="digest">${h(callDigest(c))}</span>${purpose ? `<span class="purpose">${h(purpose)}</span>` : ''}${error ? ' <span class="tag">error</span>' : ''}${took(t, c)}</summary><div class="body">`;
   if (body.kind === 'diff') html += diffHtml(body.text);
+  else if (body.kind === 'todos') html += `<ul class="todos">${body.todos.map((x) => `<li class="${x.status}"><span class="mark">${TODO_MARK[x.status]}</span>${escapeText(x.content)}</li>`).join('')}</ul>`;
   else if (body.kind !== 'none') html += preHtml(body.text);
   if (c.tool?.kind === 'agent') html += '<div class="subagent-slot hidden"></div>';
   if (r) html += `${body.kind === 'none' ? '' : '<div class="label">result</div>'}${result(r)}`;

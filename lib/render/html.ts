@@ -7,9 +7,13 @@ import type { CommonSession } from '../common.js';
 import { CSP, SCRIPT, STYLE } from './assets.js';
 import { escapeHtml as h, toolAnchor } from './escape.js';
 import { turnBlocks } from './html-blocks.js';
-import { answersOnly, type Turn } from './pairing.js';
+import { promptTitle } from './context.js';
+import { answersOnly, isCall, type Turn } from './pairing.js';
 import { formatCount, SessionSequence, totals, usageLine } from './tally.js';
 import { TitleHold } from './title-hold.js';
+
+/** Prompts a session's list names at most. */
+const MAX_PROMPTS = 1000;
 
 /** Where the page goes: text pieces, written in order. */
 export interface PageSink {
@@ -23,6 +27,8 @@ export class HtmlPage {
   private day = '';
   private started = false;
   private readonly hold: TitleHold;
+  /** The open session's prompts, for its list of them: anchor, words, calls made before the next. */
+  private prompts: { id: string; title: string; calls: number }[] = [];
 
   constructor(private readonly sink: PageSink) {
     this.hold = new TitleHold(
@@ -36,6 +42,7 @@ export class HtmlPage {
     await this.endSession();
     this.sessions.begin(s);
     this.day = '';
+    this.prompts = [];
     if (!s.title && !s.parent?.description) this.hold.wait();
     else await this.header(s, sessionTitle(s));
   }
@@ -69,6 +76,9 @@ export class HtmlPage {
   async turn(t: Turn): Promise<void> {
     if (!this.sessions.open) await this.session({ type: 'session', harness: 'unknown', id: '' });
     const id = this.sessions.count(t.n, t.message);
+    const title = promptTitle(t.message);
+    if (title !== null && this.prompts.length < MAX_PROMPTS) this.prompts.push({ id, title, calls: 0 });
+    else if (this.prompts.length > 0) this.prompts[this.prompts.length - 1].calls += t.message.content.filter(isCall).length;
     await this.hold.turn(t.message, this.turnHtml(t, id));
   }
 
@@ -96,8 +106,9 @@ export class HtmlPage {
     const t = open.tally;
     const { duration, tokens } = totals(t);
     const span = t.first && t.last ? ` (${h(t.first)} – ${h(t.last)})` : '';
+    const prompts = this.prompts.length < 2 ? '' : `<nav class="prompts"><b>${formatCount(this.prompts.length)}${this.prompts.length === MAX_PROMPTS ? '+' : ''} prompts</b><ol>${this.prompts.map((p) => `<li><a href="#${p.id}">${h(p.title)}</a>${p.calls > 0 ? `<span class="calls">${formatCount(p.calls)} tool call${p.calls === 1 ? '' : 's'}</span>` : ''}</li>`).join('')}</ol></nav>`;
     await this.sink.write(
-      `<footer>${formatCount(t.messages)} messages, ${formatCount(t.toolCalls)} tool calls · duration <span data-fact="duration">${h(duration)}</span>${span} · tokens <span data-fact="tokens">${h(tokens)}</span></footer></section>\n`,
+      `<footer>${prompts}${formatCount(t.messages)} messages, ${formatCount(t.toolCalls)} tool calls · duration <span data-fact="duration">${h(duration)}</span>${span} · tokens <span data-fact="tokens">${h(tokens)}</span></footer></section>\n`,
     );
   }
 
@@ -123,7 +134,7 @@ export class HtmlPage {
     await this.sink.write(
       `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" content="${h(CSP)}">\n` +
         `<meta name="viewport" content="width=device-width, initial-scale=1">\n<meta name="referrer" content="no-referrer">\n<title>${h(title)}</title>\n<style>${STYLE}</style>\n</head>\n<body>\n` +
-        `<div class="bar"><span class="name">${h(title)}</span><input id="q" type="search" placeholder="Search turns" aria-label="Search turns" disabled><span class="count" id="count"></span><button id="theme" type="button" disabled>Light / dark</button></div>\n<main>\n`,
+        `<div class="bar"><span class="name">${h(title)}</span><input id="q" type="search" placeholder="Search turns" aria-label="Search turns" disabled><span class="count" id="count"></span><button id="fold" type="button" disabled>Open all</button><button id="theme" type="button" disabled>Light / dark</button></div>\n<main>\n`,
     );
   }
 }

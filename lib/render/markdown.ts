@@ -10,7 +10,7 @@ import { cappedFence, code, mdInline, mdLiteral, proseMd, userMd } from './markd
 import { answersOnly, type Turn } from './pairing.js';
 import { formatCount, SessionSequence, totals, usageLine } from './tally.js';
 import { TitleHold } from './title-hold.js';
-import { callBody, callDigest, resultText, viewText } from './tools.js';
+import { callBody, callDigest, callPurpose, resultText, viewText } from './tools.js';
 
 /** Writes Markdown for a Common stream of one or more sessions. */
 export class MarkdownDoc {
@@ -126,8 +126,14 @@ function nativeBlock(b: NativeBlock): string {
 function call(c: ToolUseBlock, r: ToolResultBlock | undefined): string {
   const body = callBody(c);
   const digest = callDigest(c);
-  const summary = `<a id="${toolAnchor(c.id)}"></a><b>${escapeHtml(c.name)}</b>${digest ? ` <code>${escapeHtml(digest)}</code>` : ''}${r?.is_error ? ' (error)' : ''}`;
-  let inner = body.kind === 'none' ? '' : cappedFence(body.text, body.kind === 'diff' ? 'diff' : body.kind === 'code' ? body.lang : 'json');
+  const purpose = callPurpose(c);
+  const summary = `<a id="${toolAnchor(c.id)}"></a><b>${escapeHtml(c.name)}</b>${digest ? ` <code>${escapeHtml(digest)}</code>` : ''}${purpose ? ` — ${escapeHtml(purpose)}` : ''}${r?.is_error ? ' (error)' : ''}`;
+  let inner =
+    body.kind === 'none'
+      ? ''
+      : body.kind === 'todos'
+        ? body.todos.map((x) => `- [${x.status === 'completed' ? 'x' : ' '}] ${x.status === 'in_progress' ? '*(under way)* ' : ''}${mdLiteral(x.content)}\n`).join('') + '\n'
+        : cappedFence(body.text, body.kind === 'diff' ? 'diff' : body.kind === 'code' ? body.lang : 'json');
   inner += r ? `Result${r.is_error ? ' (error)' : ''}:\n\n${result(r)}` : '*No result follows this call in the transcript.*\n\n';
   return folded(summary, inner);
 }

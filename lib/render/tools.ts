@@ -10,7 +10,32 @@ import { formatCount } from './tally.js';
 const CUT_NOTE = `the rest not shown (a page shows ${formatCount(BLOCK_CAP)} characters of one block; the transcript has it all)`;
 
 /** How a call's input is shown when opened (`none` when the digest already says all of it). */
-export type CallBody = { kind: 'diff'; text: string } | { kind: 'code'; lang: string; text: string } | { kind: 'json'; text: string } | { kind: 'none'; text: '' };
+export type CallBody = { kind: 'diff'; text: string } | { kind: 'code'; lang: string; text: string } | { kind: 'json'; text: string } | { kind: 'todos'; text: string; todos: Todo[] } | { kind: 'none'; text: '' };
+
+/** One item of a to-do list a call wrote (TodoWrite): its text and whether it is done, under way or to do. */
+export interface Todo {
+  content: string;
+  status: 'completed' | 'in_progress' | 'pending';
+}
+
+/** The to-do list a call's input holds (`todos`: items with `content` and `status`), or null. */
+function todos(input: Record<string, unknown>): Todo[] | null {
+  const list = input?.todos;
+  if (!Array.isArray(list) || list.length === 0 || list.length > 1000) return null;
+  const out: Todo[] = [];
+  for (const item of list) {
+    if (!item || typeof item !== 'object' || typeof item.content !== 'string') return null;
+    const status = item.status === 'completed' || item.status === 'in_progress' ? item.status : 'pending';
+    out.push({ content: item.content, status });
+  }
+  return out;
+}
+
+/** What a shell call says it does (its `description`), when it says. */
+export function callPurpose(call: ToolUseBlock): string | null {
+  const v = call.tool;
+  return v?.kind === 'bash' && typeof v.description === 'string' && v.description !== '' ? firstLine(v.description) : null;
+}
 
 /** The first line of a text, from its first 4,096 characters (a digest needs no more). */
 const firstLine = (s: string) => {
@@ -36,7 +61,8 @@ export function callDigest(call: ToolUseBlock): string {
     case 'skill':
       return v.args ? `${v.skill} ${firstLine(v.args)}` : v.skill;
     case 'command':
-      return v.args ? `${v.name} ${firstLine(v.args)}` : v.name;
+      // The call is named after the command already.
+      return v.args ? firstLine(v.args) : '';
   }
   for (const key of ['description', 'command', 'cmd', 'file_path', 'path', 'pattern', 'query', 'url', 'prompt']) {
     const value = call.input[key];
@@ -55,6 +81,8 @@ export function callBody(call: ToolUseBlock): CallBody {
   const v = call.tool;
   if (v?.kind === 'bash') return { kind: 'code', lang: 'sh', text: v.command };
   if (v?.kind === 'read' && Object.keys(call.input).length === 1) return { kind: 'none', text: '' };
+  const list = todos(call.input);
+  if (list) return { kind: 'todos', text: '', todos: list };
   const view = jsonView(call.input ?? null);
   return { kind: 'json', text: view.cut ? `${view.text}\n… ${CUT_NOTE}` : view.text };
 }

@@ -156,6 +156,20 @@ if (missing) {
     await page.close();
   });
 
+  t.test('the prompts list moves into the header, and one button opens and closes every fold', async (t) => {
+    const file = recordedSessionFiles().find((f) => f.includes('/commands/'));
+    if (!file) return void t.pass('skipped: no recorded commands fixture');
+    const { page, errors } = await open('commands', [file]);
+    t.equal(await page.locator('section.session > header > nav.prompts li').count(), 3, 'three prompts listed in the header');
+    const folds = await page.locator('main details').count();
+    await page.click('#fold');
+    t.equal(await page.locator('main details[open]').count(), folds, `all ${folds} folds open`);
+    await page.click('#fold');
+    t.equal(await page.locator('main details[open]').count(), 0, 'and all closed again');
+    t.same(errors, [], 'no page errors');
+    await page.close();
+  });
+
   t.test('dark: the page follows the reader’s colour scheme', async (t) => {
     const file = recordedSessionFiles().find((f) => f.includes('/tools/'));
     if (!file) return void t.pass('skipped: no recorded tools fixture');

@@ -72,7 +72,7 @@ t.test('tools: the Edit is a diff code block, the Bash call a folded block with 
   t.ok(diffs.some((d) => d.text.includes('@@ -0,0 +1,2 @@\n+first line\n+second line')), 'the Write as added lines');
   t.ok(codes.some((c) => c.lang === 'sh' && c.text === 'echo hello from bash'), 'the Bash command in an sh block');
   t.ok(codes.some((c) => c.text === 'hello from bash'), 'its result in a block of its own');
-  t.match(md, /<details>\n<summary><a id="t-toolu_01BashOk000000000000001"><\/a><b>Bash<\/b> <code>echo hello from bash<\/code><\/summary>/, 'the call folded under a summary naming it');
+  t.match(md, /<details>\n<summary><a id="t-toolu_01BashOk000000000000001"><\/a><b>Bash<\/b> <code>echo hello from bash<\/code> — Print a greeting<\/summary>/, 'the call folded under a summary naming it and what it is for');
 });
 
 t.test('hostile: markup in the transcript stays text in Markdown', async (t) => {

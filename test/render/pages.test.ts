@@ -143,3 +143,17 @@ t.test('a record whose src is not a string is reported with its line, and read a
   t.notMatch(r.err, /internal error/);
   t.match(r.out, /Hello, who are you\?[^]*What did I ask you before\?[^]*You asked who I am/, 'the conversation is written');
 });
+
+t.test('what readers of other transcript pages would miss: the prompts listed, every fold opened at once, what a command is for, a to-do list as a list', async (t) => {
+  const todo = { type: 'tool_use', id: 'c2', name: 'TodoWrite', input: { todos: [{ content: 'read __init__.py', status: 'completed' }, { content: 'fix it', status: 'in_progress' }, { content: 'test', status: 'pending' }] } };
+  const bash = { type: 'tool_use', id: 'c1', name: 'Bash', input: { command: 'ls', description: 'List the files' }, tool: { kind: 'bash', command: 'ls', description: 'List the files' } };
+  const input = common(msg('user', text('First question')), msg('assistant', bash, todo), msg('user', text('Second question')), msg('assistant', text('done')));
+  const html = (await render([], input)).out;
+  t.match(html, /<nav class="prompts"><b>2 prompts<\/b><ol><li><a href="#m1">First question<\/a><span class="calls">2 tool calls<\/span><\/li><li><a href="#m3">Second question<\/a><\/li><\/ol><\/nav>/, 'the prompts, linked, with the calls each led to');
+  t.match(html, /<button id="fold" type="button" disabled>Open all<\/button>/, 'a button to open every fold');
+  t.match(html, /<span class="digest">ls<\/span><span class="purpose">List the files<\/span>/, "the command's description beside it");
+  t.match(html, /<ul class="todos"><li class="completed"><span class="mark">☑<\/span>read __init__\.py<\/li><li class="in_progress">[^]*<li class="pending">/, 'the to-do list as a list');
+  const md = (await render(['--format', 'md'], input)).out;
+  t.match(md, /- \[x\] read \\_\\_init\\_\\_\.py\n- \[ \] \*\(under way\)\* fix it\n- \[ \] test\n/, 'Markdown: a task list');
+  t.match(md, /<b>Bash<\/b> <code>ls<\/code> — List the files/, 'Markdown: the description');
+});
