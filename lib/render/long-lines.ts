@@ -1,8 +1,9 @@
 // Lines too long to hold. A page shows at most BLOCK_CAP characters of one block, so
 // of a line longer than KEEP_STRING bytes tx-render keeps only what it can show: its
 // bytes pass through a byte-level JSON scan that copies the structure and cuts each
-// string after KEEP_STRING bytes (KEEP_TIGHT once half of MAX_KEPT is kept), writing in
-// the string's place how much was left out.
+// string after KEEP_STRING bytes (an image's base64 after KEEP_DATA; any string after
+// KEEP_TIGHT once half of MAX_KEPT is kept), writing in the string's place how much was
+// left out.
 // Such a line is never joined whole, and what is read of it is at most its structure
 // and KEEP_STRING bytes of each string, whatever its length. A line whose kept part
 // passes MAX_KEPT bytes (a structure of hundreds of thousands of values) is left out,
@@ -13,6 +14,12 @@ import { formatCount } from './tally.js';
 /** Bytes of one string a line keeps (a page shows BLOCK_CAP characters of a block); lines longer than this are shortened so before they are read. */
 export const KEEP_STRING = 256 * 1024;
 
+/** Bytes of an image's base64 a line keeps (the value of a key `data`): an image cut is not shown at all. */
+export const KEEP_DATA = 2 * 1024 * 1024;
+
+/** The keys whose string value is an image's data (Common's and Claude Code's `data`, Codex's `image_url`). */
+const IMAGE_KEYS = new Set(['data', 'image_url']);
+
 /** Bytes a shortened line may keep at most. */
 export const MAX_KEPT = 4 * 1024 * 1024;
 
@@ -20,6 +27,7 @@ export const MAX_KEPT = 4 * 1024 * 1024;
 export const KEEP_TIGHT = 4096;
 
 const QUOTE = 0x22;
+const COLON = 0x3a;
 const BACKSLASH = 0x5c;
 
 /** Shortens one line fed to it in pieces: every string cut after KEEP_STRING bytes, with a note of what was left out. */
@@ -32,6 +40,11 @@ export class LineShortener {
   private hex = 0;
   /** Bytes of the current string kept so far; whether the rest of it is being left out, and how many bytes were. */
   private stringKept = 0;
+  /** What the current string may keep; the first bytes of the last string read and whether a colon followed it (it was a key). */
+  private budget = 0;
+  private head = '';
+  private lastString = '';
+  private colon = false;
   private dropping = false;
   private dropped = 0;
   /** Bytes of the line read. */
@@ -55,9 +68,16 @@ export class LineShortener {
       if (!this.inString) {
         // Outside strings JSON has no escapes: the next quote opens a string.
         const q = piece.indexOf(QUOTE, i);
+        if (!this.colon) {
+          const c = piece.indexOf(COLON, i);
+          this.colon = c >= 0 && (q < 0 || c < q);
+        }
         if (q < 0) break;
         this.inString = true;
         this.stringKept = 0;
+        this.budget = this.colon && IMAGE_KEYS.has(this.lastString) ? Math.max(this.keep, KEEP_DATA) : this.keep;
+        this.head = '';
+        this.colon = false;
         i = q + 1;
         continue;
       }
@@ -69,6 +89,7 @@ export class LineShortener {
           this.add(Buffer.from(`\\n[${formatCount(this.dropped)} more bytes of this text left out by tx-render]`));
           this.dropping = false;
           this.inString = false;
+          this.lastString = this.head;
           from = i;
           i++;
           continue;
@@ -78,7 +99,7 @@ export class LineShortener {
         continue;
       }
       // A string is cut only between characters and escapes, once past its budget.
-      if (this.stringKept >= (this.kept + i - from > this.max / 2 ? Math.min(this.keep, KEEP_TIGHT) : this.keep) && !this.afterBackslash && this.hex === 0 && (c & 0xc0) !== 0x80 && c !== QUOTE) {
+      if (this.stringKept >= (this.kept + i - from > this.max / 2 ? Math.min(this.budget, KEEP_TIGHT) : this.budget) && !this.afterBackslash && this.hex === 0 && (c & 0xc0) !== 0x80 && c !== QUOTE) {
         this.add(piece.subarray(from, i));
         from = i;
         this.dropping = true;
@@ -90,7 +111,11 @@ export class LineShortener {
         if (c === 0x75) this.hex = 4;
       } else if (this.hex > 0) this.hex--;
       else if (c === BACKSLASH) this.afterBackslash = true;
-      else if (c === QUOTE) this.inString = false;
+      else if (c === QUOTE) {
+        this.inString = false;
+        this.lastString = this.head;
+      }
+      if (this.stringKept < 9 && this.inString) this.head += String.fromCharCode(c);
       this.stringKept++;
       i++;
     }

@@ -85,3 +85,12 @@ t.test('jsonView: JSON.stringify with indent 2 where that can be written, any de
   t.equal(view.text.length, 5000);
   t.ok(view.text.split('\n').every((l) => l.length <= 2 * 24 + 2), 'indentation stops growing');
 });
+
+t.test("an image's base64 is kept up to 2 MiB where text is cut at the budget", async (t) => {
+  const data = 'iVBORw0KGgo'.repeat(60_000);
+  const line = Buffer.from(JSON.stringify({ content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data } }, { type: 'text', text: 'data'.repeat(100_000) }, { image_url: `data:image/png;base64,${data}` }] }));
+  const out = JSON.parse(shorten(line, 256 * 1024, 65536, 8 * 1024 * 1024)!.toString('utf8'));
+  t.equal(out.content[0].source.data, data, 'the image data whole');
+  t.match(out.content[1].text, /^(data){65536}\n\[/, 'the text cut (a string "data" is not a key)');
+  t.equal(out.content[2].image_url.length, 'data:image/png;base64,'.length + data.length, "Codex's image_url whole");
+});
