@@ -48,8 +48,9 @@ export interface CommonMessage {
 /** One line of a Common stream. */
 export type CommonLine = CommonSession | CommonMessage;
 
-/** Token accounting of one API message, as the API reports it. */
+/** Token accounting of one API message, in the Anthropic API's fields. */
 export interface Usage {
+  /** Input tokens without cache reads and cache writes (their own fields), whatever the harness counts. */
   input_tokens?: number;
   output_tokens?: number;
   cache_read_input_tokens?: number;

@@ -134,12 +134,14 @@ export class CommonToCodex implements NativeWriter {
   }
 
   private tokenCount(u: Usage): Item {
+    // Codex counts cached reads and cache writes inside its input_tokens; Common keeps them apart.
+    const input = num(u.input_tokens) + num(u.cache_read_input_tokens) + num(u.cache_creation_input_tokens);
     const last = {
-      input_tokens: num(u.input_tokens),
+      input_tokens: input,
       cached_input_tokens: num(u.cache_read_input_tokens),
       output_tokens: num(u.output_tokens),
       reasoning_output_tokens: num(u.reasoning_output_tokens),
-      total_tokens: typeof u.total_tokens === 'number' ? u.total_tokens : num(u.input_tokens) + num(u.output_tokens),
+      total_tokens: typeof u.total_tokens === 'number' ? u.total_tokens : input + num(u.output_tokens),
     };
     for (const k of Object.keys(this.total) as (keyof typeof last)[]) this.total[k] += last[k];
     return { type: 'token_count', info: { total_token_usage: { ...this.total }, last_token_usage: last, model_context_window: null }, rate_limits: null };

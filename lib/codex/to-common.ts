@@ -159,7 +159,8 @@ export class CodexToCommon {
         this.assistant = this.message('assistant', typeof item.id === 'string' ? item.id : id, ts);
         if (this.model !== undefined) this.assistant.model = this.model;
       }
-      this.assistant.content.push(...blocks);
+      // One by one: spread arguments run out of stack on a line of a few hundred thousand blocks.
+      for (const b of blocks) this.assistant.content.push(b);
       // A web search runs on the server: it has no output to wait for.
       for (const b of blocks) {
         if (!isModeled(b) || b.type !== 'tool_use' || b.native_type === 'web_search_call') continue;
@@ -213,7 +214,7 @@ export class CodexToCommon {
     if (settle && this.openCalls.size > 0) {
       const caller = this.openCalls.values().next().value as CommonMessage;
       this.results ??= this.message('user', `${caller.id}:aborted`, caller.timestamp);
-      this.results.content.push(...[...this.openCalls.keys()].map(abortedResult));
+      for (const id of this.openCalls.keys()) this.results.content.push(abortedResult(id));
       this.openCalls.clear();
     }
     if (this.assistant) this.emit(this.assistant, false, false);
@@ -250,9 +251,13 @@ export class CodexToCommon {
   private usage(u: any): void {
     if (!this.assistant || this.assistant.usage || !u || typeof u !== 'object') return;
     const usage: Usage = {};
-    if (typeof u.input_tokens === 'number') usage.input_tokens = u.input_tokens;
+    // Codex counts cached reads and cache writes inside input_tokens; Common, as every tool, keeps them apart.
+    const cached = typeof u.cached_input_tokens === 'number' ? u.cached_input_tokens : 0;
+    const written = typeof u.cache_write_input_tokens === 'number' ? u.cache_write_input_tokens : 0;
+    if (typeof u.input_tokens === 'number') usage.input_tokens = Math.max(0, u.input_tokens - cached - written);
     if (typeof u.output_tokens === 'number') usage.output_tokens = u.output_tokens;
     if (typeof u.cached_input_tokens === 'number') usage.cache_read_input_tokens = u.cached_input_tokens;
+    if (typeof u.cache_write_input_tokens === 'number') usage.cache_creation_input_tokens = u.cache_write_input_tokens;
     if (typeof u.reasoning_output_tokens === 'number') usage.reasoning_output_tokens = u.reasoning_output_tokens;
     if (typeof u.total_tokens === 'number') usage.total_tokens = u.total_tokens;
     this.assistant.usage = usage;
