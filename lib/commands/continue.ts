@@ -3,7 +3,7 @@
 // tx-native --install, stage by stage on streams), installed in the other client's
 // store, and the command that resumes it is printed (or run).
 import { spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { accessSync, constants as fsConstants, statSync } from 'node:fs';
 import { constants } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -138,6 +138,7 @@ async function main(ctx: Context): Promise<number> {
     await ctx.out.write(command + '\n');
     return 0;
   }
+  cannotRun(ctx, target, cwd, command, target.store!.resumeCommand(id));
   await ctx.out.end();
   return await new Promise<number>((resolve) => {
     const child = spawn('/bin/sh', ['-c', command], { stdio: 'inherit', env: ctx.proc.env });
@@ -147,6 +148,43 @@ async function main(ctx: Context): Promise<number> {
     });
     child.on('exit', (code, signal) => resolve(code ?? 128 + (signal ? constants.signals[signal] : 0)));
   });
+}
+
+/**
+ * What stops the command from running, said as what is missing and what to do, before
+ * the shell would say it as `cd: can't cd` or `not found`: the session's directory gone,
+ * or the client not on PATH. The copy stays installed either way.
+ */
+function cannotRun(ctx: Context, target: Codec, cwd: string, command: string, resume: string): void {
+  let directory = false;
+  try {
+    directory = statSync(cwd).isDirectory();
+  } catch {
+    directory = false;
+  }
+  if (!directory) {
+    throw new ToolError(`the session's directory ${cwd} does not exist (any more), and ${target.label} continues a session in its own directory: make it (mkdir -p ${shellQuote(cwd)}), or bring the project back there, then run: ${command}`);
+  }
+  const program = resume.split(' ')[0];
+  if (onPath(program, ctx.proc.env.PATH)) return;
+  throw new ToolError(`${program} is not installed here (not found on PATH): install ${target.label}, or put its ${program} on PATH, then run: ${command}`);
+}
+
+/** True when an executable file of that name is in one of the PATH directories. */
+function onPath(program: string, PATH: string | undefined): boolean {
+  for (const dir of (PATH ?? '').split(path.delimiter)) {
+    if (dir === '') continue;
+    const file = path.join(dir, program);
+    try {
+      if (statSync(file).isFile()) {
+        accessSync(file, fsConstants.X_OK);
+        return true;
+      }
+    } catch {
+      // not here
+    }
+  }
+  return false;
 }
 
 /** The tx-continue tool. */
