@@ -142,7 +142,9 @@ export class CommonToCodex implements NativeWriter {
       total_tokens: typeof u.total_tokens === 'number' ? u.total_tokens : num(u.input_tokens) + num(u.output_tokens),
     };
     for (const k of Object.keys(this.total) as (keyof typeof last)[]) this.total[k] += last[k];
-    return { type: 'token_count', info: { total_token_usage: { ...this.total }, last_token_usage: last, model_context_window: null }, rate_limits: null };
+    // The window is the client's own record of the model it ran; a session of another harness has none.
+    const window = this.fromCodex && typeof u.model_context_window === 'number' ? u.model_context_window : null;
+    return { type: 'token_count', info: { total_token_usage: { ...this.total }, last_token_usage: last, model_context_window: window }, rate_limits: null };
   }
 
   private assistantItems(content: Block[]): { item: Item; events: Item[] }[] {

@@ -92,7 +92,7 @@ export class CodexToCommon {
         if (p && Array.isArray(p.replacement_history)) this.compacted(p.replacement_history, n, ts);
         return;
       case 'event_msg':
-        if (p?.type === 'token_count') this.usage(p.info?.last_token_usage);
+        if (p?.type === 'token_count') this.usage(p.info?.last_token_usage, p.info?.model_context_window);
         else if (p?.type === 'thread_rolled_back' && typeof p.num_turns === 'number') this.rollback(p.num_turns);
         return;
       default:
@@ -246,8 +246,8 @@ export class CodexToCommon {
     this.restart = false;
   }
 
-  /** Usage of the response just read (the CLI reports it after the response's items). */
-  private usage(u: any): void {
+  /** Usage of the response just read (the CLI reports it after the response's items), with the window the client ran the model with. */
+  private usage(u: any, window: unknown): void {
     if (!this.assistant || this.assistant.usage || !u || typeof u !== 'object') return;
     const usage: Usage = {};
     if (typeof u.input_tokens === 'number') usage.input_tokens = u.input_tokens;
@@ -255,6 +255,7 @@ export class CodexToCommon {
     if (typeof u.cached_input_tokens === 'number') usage.cache_read_input_tokens = u.cached_input_tokens;
     if (typeof u.reasoning_output_tokens === 'number') usage.reasoning_output_tokens = u.reasoning_output_tokens;
     if (typeof u.total_tokens === 'number') usage.total_tokens = u.total_tokens;
+    if (typeof window === 'number' && window > 0) usage.model_context_window = window;
     this.assistant.usage = usage;
   }
 

@@ -147,12 +147,13 @@ t.test('a session no client could continue is refused, and nothing is installed'
   const folder = path.join(home, 'sessions', '2026', '12', '01');
   mkdirSync(folder, { recursive: true });
   const original = filesUnder(path.join(CODEX_PLAIN, 'sessions'))[0];
-  const pasted = { timestamp: '2026-12-01T03:11:16.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'log line\n'.repeat(111_112) }] } };
+  // Over 4 MB of text: more than any Claude Code model holds.
+  const pasted = { timestamp: '2026-12-01T03:11:16.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'log line\n'.repeat(500_000) }] } };
   writeFileSync(path.join(folder, path.basename(original)), readFileSync(original, 'utf8') + JSON.stringify(pasted) + '\n');
   const claude = path.join(dir, 'claude');
   const r = await runBin('tx-continue', [CODEX_ID, '--with', 'claude-code', '--codex-home', home, '--config-dir', claude], '', env(dir));
   t.equal(r.status, 1);
-  t.match(r.stderr, /tx-native: session \S+ is about \d+ tokens, more than the 200000-token context window of claude-code/);
+  t.match(r.stderr, /tx-native: session \S+ is about \d+ tokens \(\d+ recorded at its last reply, \d+ estimated after it\), more than the 200000-token context window of claude-code, and it has no compaction for --from-compaction to start from: not written, no model of claude-code has a window that large/);
   t.match(r.stderr, `tx-continue: ${path.join(folder, path.basename(original))}: not continued in claude-code`);
   t.equal(r.stdout.length, 0, 'no command');
   t.same(filesUnder(claude), [], 'nothing installed');

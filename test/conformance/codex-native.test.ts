@@ -307,7 +307,7 @@ t.test('an installed rollout is found by id, by its session_index name, and by t
   t.same(userTexts(await resume('--last')).slice(0, 1), ['A second session.'], 'once opened by id, codex exec resume --last sees it');
 });
 
-t.test('a conversation larger than the Codex context window is refused clearly and nothing is installed; from its compaction it fits and resumes', { skip }, async (t) => {
+t.test('a conversation larger than the Codex context window is refused clearly under --strict-size and nothing is installed; from its compaction it fits and resumes', { skip }, async (t) => {
   const { scratch, home, codexHome, cwd } = scratchHome('txcript-codex-large-');
   t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
   // About 300,000 tokens of tool output (4 bytes a token): more than Codex's 258,400.
@@ -324,9 +324,9 @@ t.test('a conversation larger than the Codex context window is refused clearly a
   ];
   const ndjson = (lines: object[]) => lines.map((l) => JSON.stringify(l) + '\n').join('');
   const args = ['--harness', 'codex', '--install', '--config-dir', codexHome, '--cwd', cwd];
-  const refused = await runTool(nativeTool, args, [ndjson(before)]);
+  const refused = await runTool(nativeTool, [...args, '--strict-size'], [ndjson(before)]);
   t.equal(refused.status, 1, 'refused: exit 1');
-  t.match(refused.stderr, /^tx-native: session 33333333-3333-4333-8333-333333333333 is about \d+ tokens, more than the 258400-token context window of codex, and it has no compaction to start from: not written/m, 'the message says why');
+  t.match(refused.stderr, /^tx-native: session 33333333-3333-4333-8333-333333333333 is about \d+ tokens \(estimated from its bytes\), more than the 258400-token context window of codex, and it has no compaction for --from-compaction to start from: not written \(--strict-size\)/m, 'the message says why');
   t.not(refused.stderr, /\n\s+at .+:\d+:\d+\)/, 'no stack trace');
   t.same(filesUnder(codexHome), [], 'nothing installed');
   // The whole history is written with the compaction marked; Codex resumes from it, so only what follows counts.
