@@ -22,6 +22,7 @@ interface Facts {
   cwd?: string;
   version?: string;
   model?: string;
+  modelProvider?: string;
   startedAt?: string;
   gitBranch?: string;
 }
@@ -131,6 +132,7 @@ export class CodexToCommon {
     if (typeof p.cli_version === 'string') this.facts.version = p.cli_version;
     if (typeof p.timestamp === 'string') this.facts.startedAt = p.timestamp;
     if (typeof p.git?.branch === 'string') this.facts.gitBranch = p.git.branch;
+    if (typeof p.model_provider === 'string' && p.model_provider !== '') this.facts.modelProvider = p.model_provider;
   }
 
   private sessionLine(): CommonSession {
@@ -141,6 +143,7 @@ export class CodexToCommon {
     if (f.gitBranch !== undefined) s.git_branch = f.gitBranch;
     if (f.version !== undefined) s.version = f.version;
     if (f.model !== undefined) s.model = f.model;
+    if (f.modelProvider !== undefined) s.model_provider = f.modelProvider;
     if (f.startedAt !== undefined) s.started_at = f.startedAt;
     if (this.opts.src !== undefined) s.src = this.opts.src;
     return s;

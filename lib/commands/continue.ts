@@ -21,6 +21,7 @@ import { sessionById, sessionsById, storeRoots, type StoreRoot } from './session
 const HOMES = HARNESSES.map(lineCodecFor).filter((c) => c.home !== null);
 
 const HELP = `usage: tx-continue ID --with ${HARNESSES.join('|')} [--exec] [--from-compaction]
+                   [--strict-size] [--model-provider ID]
                    [--session-id UUID|new] ${HOMES.map((c) => `[--${c.home!.flag} DIR]`).join(' ')}
 
 Find the session ID (or a unique prefix of it) in any harness's store, convert it
@@ -31,6 +32,9 @@ it there, and print the command that resumes it.
   --exec             run the command (in the session's directory, on this terminal)
   --from-compaction  start from the session's latest compaction (always done:
                      the conversion reads what tx-common --active gives)
+  --strict-size      refuse a conversation larger than the context window
+  --model-provider ID  the model provider the copy names, where the client records
+                     one (Codex; default: the one its store is configured with)
   --session-id ID    the id of the copy (default: the session's own); "new" for a
                      fresh one
 ${HOMES.map((c) => `  --${c.home!.flag} DIR`.padEnd(21) + `${c.label}'s store (default $${c.home!.variable})`).join('\n')}
@@ -90,6 +94,8 @@ async function main(ctx: Context): Promise<number> {
   if (typeof withName !== 'string' || !isHarness(withName)) throw new UsageError(`--with ${JSON.stringify(withName)} is not one of ${HARNESSES.join(', ')}`);
   const given = args['session-id'];
   if (given !== undefined && given !== 'new' && !isUuid(given)) throw new UsageError(`--session-id ${JSON.stringify(given)} is not a UUID (or "new")`);
+  const provider = args['model-provider'];
+  if (provider !== undefined && (typeof provider !== 'string' || provider.trim() === '')) throw new UsageError('--model-provider needs a provider id');
   const configs = givenConfigs(ctx);
   const target = await loadFacet(withName, 'codec');
   if (!target.store?.installTarget || !target.fromCommon) throw new UsageError(`--with ${withName}: txcript cannot write ${target.label} sessions`);
@@ -123,6 +129,8 @@ async function main(ctx: Context): Promise<number> {
     installed.resume();
     const nativeArgs = ['--harness', target.harness, '--install', '--config-dir', targetConfig, '--cwd', cwd, '--session-id', id];
     if (args['from-compaction']) nativeArgs.push('--from-compaction');
+    if (args['strict-size']) nativeArgs.push('--strict-size');
+    if (args['model-provider'] !== undefined) nativeArgs.push('--model-provider', String(args['model-provider']));
     const statuses = await Promise.all([
       stage(ctx, parseTool, [source.path], Readable.from([]), parsed),
       stage(ctx, commonTool, ['--active'], parsed, common),
@@ -191,6 +199,6 @@ function onPath(program: string, PATH: string | undefined): boolean {
 export const continueTool: Tool = {
   name: 'tx-continue',
   help: HELP,
-  options: { string: ['with', 'session-id', ...HOMES.map((c) => c.home!.flag)], boolean: ['exec', 'from-compaction'] },
+  options: { string: ['with', 'session-id', 'model-provider', ...HOMES.map((c) => c.home!.flag)], boolean: ['exec', 'from-compaction', 'strict-size'] },
   main,
 };

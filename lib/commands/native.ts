@@ -116,6 +116,8 @@ async function main(ctx: Context): Promise<void> {
   if (args['session-id'] !== undefined && !isUuid(args['session-id'])) throw new UsageError(`--session-id ${JSON.stringify(args['session-id'])} is not a UUID (or "new")`);
   const taken = (file: string) => new ToolError(`${file} already exists: not overwritten; to install it as a new session, run: ${freshIdCommand(args)}`);
   if ((args['config-dir'] !== undefined || args.cwd !== undefined) && !args.install) throw new UsageError('--config-dir and --cwd go with --install');
+  const provider = args['model-provider'];
+  if (provider !== undefined && (typeof provider !== 'string' || provider.trim() === '')) throw new UsageError('--model-provider needs a provider id');
   const window = args['context-window'] === undefined ? undefined : Number(args['context-window']);
   if (window !== undefined && !(Number.isSafeInteger(window) && window > 0)) throw new UsageError(`--context-window ${JSON.stringify(args['context-window'])} is not a positive number of tokens`);
   const strictSize = args['strict-size'] === true;
@@ -212,7 +214,7 @@ async function main(ctx: Context): Promise<void> {
     const given = typeof session.id === 'string' && session.id !== '' ? session.id : 'session';
     const id: string = args['session-id'] ?? (isUuid(given) ? given.toLowerCase() : uuidV5(TXCRIPT_NAMESPACE, given));
     if (!args.install) {
-      open = { writer: writerFor(session, { sessionId: id }), out: ctx.out, id, lines: 0, continuable: await continuable(session), src };
+      open = { writer: writerFor(session, { sessionId: id, modelProvider: provider }), out: ctx.out, id, lines: 0, continuable: await continuable(session), src };
       return;
     }
     const config = args['config-dir'] ?? store.configDir(ctx.proc.env);
@@ -244,7 +246,7 @@ async function main(ctx: Context): Promise<void> {
         throw err;
       }
     };
-    open = { writer: writerFor(session, { sessionId: id, cwd, materialize }), out: new Output(stream), id, target, stream, lines: 0, continuable: await continuable(session), src };
+    open = { writer: writerFor(session, { sessionId: id, cwd, materialize, modelProvider: provider, config: tx.root }), out: new Output(stream), id, target, stream, lines: 0, continuable: await continuable(session), src };
     if (session.parent) {
       const p = session.parent;
       open.meta = { ...(p.agent_type ? { agentType: p.agent_type } : {}), ...(p.description ? { description: p.description } : {}), ...(p.tool_use_id ? { toolUseId: p.tool_use_id } : {}) };
@@ -344,6 +346,6 @@ function nativeLineView(line: PhysicalLine) {
 export const nativeTool: Tool = {
   name: 'tx-native',
   help: HELP,
-  options: { string: ['session-id', 'config-dir', 'cwd', 'harness', 'context-window'], boolean: ['install', 'from-compaction', 'strict-size'] },
+  options: { string: ['session-id', 'config-dir', 'cwd', 'harness', 'context-window', 'model-provider'], boolean: ['install', 'from-compaction', 'strict-size'] },
   main,
 };

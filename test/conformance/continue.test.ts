@@ -7,12 +7,13 @@
  * (Every recorded session and corpus file is compared in full by codex-to-claude.test.ts
  * and codex-native.test.ts; this proves the command's own path: lookup, install, command.)
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { conformanceSkip, repoRoot, runClaude, startMockApi } from '../harness/index.js';
 import { EXEC_FLAGS, runCodex, startMockResponses, writeCodexConfig } from '../harness/codex/index.js';
+import { codexConfig } from '../harness/codex/cli.js';
 import { runBin } from '../helpers.js';
 
 const skip = conformanceSkip();
@@ -77,6 +78,41 @@ t.test('a Claude Code session continued through tx-continue: codex exec resume s
     t.same(outputs, calls, 'each call answered, in order');
     const prompts = input.filter((i) => i.type === 'message' && i.role === 'user').flatMap((i) => i.content.map((c: any) => c.text));
     t.ok(prompts.length > 0, 'the prompts');
+  } finally {
+    await mock.close();
+  }
+});
+
+t.test('a Claude Code session continued in a Codex home with a provider of its own resumes under that provider (a profile\'s too)', { skip }, async (t) => {
+  const mock = await startMockResponses({});
+  try {
+    const own = codexConfig(mock.url, { provider: 'mock' });
+    // The top-level provider is openai; the selected profile names the mock.
+    const profiled = own.replace('model_provider = "mock"', 'model_provider = "openai"\nprofile = "work"') + '\n[profiles.work]\nmodel_provider = "mock"\n';
+    for (const [name, toml] of [['config.toml names it', own], ['its profile names it', profiled]]) {
+      const dir = scratch(t);
+      const home = path.join(dir, 'home');
+      const codexHome = path.join(home, '.codex');
+      mkdirSync(codexHome, { recursive: true });
+      writeFileSync(path.join(codexHome, 'config.toml'), toml);
+      const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home };
+      const r = await runBin('tx-continue', ['00000000-0000-4000-8000-0000000000b1', '--with', 'codex', '--config-dir', path.join(root, 'fixtures', 'recorded', 'tools'), '--codex-home', codexHome], '', env);
+      t.equal(r.status, 0, r.stderr);
+      const command = parseCommand(r.stdout.toString());
+      if (!command) return t.fail(`the command: ${r.stdout}`);
+      mkdirSync(command.cwd, { recursive: true });
+      const before = mock.responsesRequests().length;
+      const run = await runCodex({ args: ['exec', ...EXEC_FLAGS, 'resume', command.id, 'ping'], home, cwd: command.cwd });
+      t.notMatch(run.stderr, /Cannot change this thread's model provider/, `${name}: the client accepts the provider`);
+      const input = (mock.responsesRequests()[before]?.body?.input ?? []) as any[];
+      t.ok(input.some((i) => i.type === 'function_call'), `${name}: the client resumed the conversation and sent it (${run.stderr.slice(-300)})`);
+      // The same session under the provider tx-native always wrote before: the client refuses it, so the check above can fail.
+      const old = await runBin('tx-continue', ['00000000-0000-4000-8000-0000000000b1', '--with', 'codex', '--config-dir', path.join(root, 'fixtures', 'recorded', 'tools'), '--codex-home', codexHome, '--session-id', 'new', '--model-provider', 'openai'], '', env);
+      const oldCommand = parseCommand(old.stdout.toString());
+      if (!oldCommand) return t.fail(`the command: ${old.stdout}${old.stderr}`);
+      const refused = await runCodex({ args: ['exec', ...EXEC_FLAGS, 'resume', oldCommand.id, 'ping'], home, cwd: command.cwd });
+      t.match(refused.stdout + refused.stderr, /Cannot change this thread's model provider from `openai` to `mock` on resume/, `${name}: a rollout naming openai is refused there`);
+    }
   } finally {
     await mock.close();
   }
