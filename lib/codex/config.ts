@@ -1,9 +1,11 @@
 // What a Codex home's config.toml says of the model provider its threads use. Codex
 // resumes a thread only under the provider the rollout names ("Cannot change this
 // thread's model provider from `openai` to `…` on resume"), so a rollout written for a
-// Codex home names the provider that home is configured with: the selected profile's
-// `model_provider` (`profile = "NAME"`, then `[profiles.NAME]`), else the top-level
-// `model_provider`, else the built-in `openai`, as the client resolves it. The file is
+// Codex home names the provider that home is configured with: the top-level
+// `model_provider`, else the built-in `openai`; a legacy profile selector (`profile =
+// "NAME"` with `[profiles.NAME]`, which clients before 0.169 read and 0.169 refuses)
+// first. A profile 0.169 takes at run time (`--profile NAME`, NAME.config.toml over
+// config.toml) is in no file: tx-native --model-provider names its provider. The file is
 // the person's own and small; it is read as a regular file, bounded, and parsed by
 // smol-toml (docs/layout.md, Libraries), whose tables have no prototype.
 import path from 'node:path';

@@ -55,11 +55,11 @@ const codexSession = (provider: string) =>
     { type: 'message', id: 'u2', role: 'user', content: [{ type: 'text', text: 'and now?' }] },
   ]);
 
-t.test('config.toml: the selected profile\'s provider, else the top-level one, else none; a problem is said, never thrown', async (t) => {
+t.test('config.toml: the top-level provider (a legacy profile selector\'s first), else none; a problem is said, never thrown', async (t) => {
   const mock = home(t, 'model_provider = "mock"\n');
   t.same(configuredProvider(mock), { provider: 'mock', from: path.join(mock, 'config.toml'), problem: null });
   const profiled = home(t, 'model_provider = "openai"\nprofile = "work"\n\n[profiles.work]\nmodel_provider = "corp"\n\n[profiles.other]\nmodel_provider = "x"\n');
-  t.equal(configuredProvider(profiled).provider, 'corp', 'the selected profile wins');
+  t.equal(configuredProvider(profiled).provider, 'corp', 'a legacy selector (clients before 0.169) wins');
   t.match(configuredProvider(profiled).from, 'profile "work"');
   t.equal(configuredProvider(home(t, 'model_provider = "mock"\nprofile = "bare"\n[profiles.bare]\nmodel = "gpt-5.5"\n')).provider, 'mock', 'a profile naming no provider: the top-level one');
   t.equal(configuredProvider(home(t, 'profile = "__proto__"\n[profiles.__proto__]\nmodel_provider = "odd"\n')).provider, 'odd', 'any profile name is a name');
