@@ -22,6 +22,7 @@ interface Facts {
   cwd?: string;
   version?: string;
   model?: string;
+  modelProvider?: string;
   startedAt?: string;
   gitBranch?: string;
 }
@@ -92,7 +93,7 @@ export class CodexToCommon {
         if (p && Array.isArray(p.replacement_history)) this.compacted(p.replacement_history, n, ts);
         return;
       case 'event_msg':
-        if (p?.type === 'token_count') this.usage(p.info?.last_token_usage);
+        if (p?.type === 'token_count') this.usage(p.info?.last_token_usage, p.info?.model_context_window);
         else if (p?.type === 'thread_rolled_back' && typeof p.num_turns === 'number') this.rollback(p.num_turns);
         return;
       default:
@@ -131,6 +132,7 @@ export class CodexToCommon {
     if (typeof p.cli_version === 'string') this.facts.version = p.cli_version;
     if (typeof p.timestamp === 'string') this.facts.startedAt = p.timestamp;
     if (typeof p.git?.branch === 'string') this.facts.gitBranch = p.git.branch;
+    if (typeof p.model_provider === 'string' && p.model_provider !== '') this.facts.modelProvider = p.model_provider;
   }
 
   private sessionLine(): CommonSession {
@@ -141,6 +143,7 @@ export class CodexToCommon {
     if (f.gitBranch !== undefined) s.git_branch = f.gitBranch;
     if (f.version !== undefined) s.version = f.version;
     if (f.model !== undefined) s.model = f.model;
+    if (f.modelProvider !== undefined) s.model_provider = f.modelProvider;
     if (f.startedAt !== undefined) s.started_at = f.startedAt;
     if (this.opts.src !== undefined) s.src = this.opts.src;
     return s;
@@ -247,8 +250,8 @@ export class CodexToCommon {
     this.restart = false;
   }
 
-  /** Usage of the response just read (the CLI reports it after the response's items). */
-  private usage(u: any): void {
+  /** Usage of the response just read (the CLI reports it after the response's items), with the window the client ran the model with. */
+  private usage(u: any, window: unknown): void {
     if (!this.assistant || this.assistant.usage || !u || typeof u !== 'object') return;
     const usage: Usage = {};
     // Codex counts cached reads and cache writes inside input_tokens; Common, as every tool, keeps them apart.
@@ -260,6 +263,7 @@ export class CodexToCommon {
     if (typeof u.cache_write_input_tokens === 'number') usage.cache_creation_input_tokens = u.cache_write_input_tokens;
     if (typeof u.reasoning_output_tokens === 'number') usage.reasoning_output_tokens = u.reasoning_output_tokens;
     if (typeof u.total_tokens === 'number') usage.total_tokens = u.total_tokens;
+    if (typeof window === 'number' && window > 0) usage.model_context_window = window;
     this.assistant.usage = usage;
   }
 

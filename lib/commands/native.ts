@@ -23,8 +23,9 @@ import type { Harness } from '../record.js';
 
 const HELP = `usage: tx-native [--strict] [FILE...]
        tx-native [--harness ${HARNESSES.join('|')}] [--session-id UUID]
-                 [--from-compaction] [--context-window N]
-                 [--install [--config-dir DIR] [--cwd DIR]] [FILE...]
+                 [--from-compaction] [--context-window N] [--strict-size]
+                 [--model-provider ID] [--install [--config-dir DIR] [--cwd DIR]]
+                 [FILE...]
 
 Records in (from tx-parse, possibly filtered): each native line written back
 exactly as it was, with its own line end, BOM, glue and final-newline state.
@@ -32,8 +33,9 @@ exactly as it was, with its own line end, BOM, glue and final-newline state.
 A Common stream in (from tx-common): each session written as a session of the
 harness (${DEFAULT_HARNESS} by default), deterministically, made continuable first:
 every tool call answered (a placeholder result where none was recorded), no
-empty message, what the client needs first first, tool inputs as it takes them;
-a conversation larger than the context window is not written (exit 1).
+empty message, what the client needs first first, tool inputs as it takes them.
+A conversation larger than the context window is written with a note saying so;
+one for another harness that no model of it could hold is not written (exit 1).
 
   --harness NAME     the harness to write: ${HARNESSES.join(', ')}
 
@@ -41,7 +43,12 @@ a conversation larger than the context window is not written (exit 1).
                      is a UUID, else a UUIDv5 of it); one session only;
                      "new" makes a fresh random UUID
   --from-compaction  start each session from its latest compaction
-  --context-window N the context window to fit, in tokens (default: the client's)
+  --context-window N the context window to fit, in tokens (default: the session's
+                     own for its own harness, else the client's default)
+  --strict-size      a conversation larger than the window is not written (exit 1)
+  --model-provider ID  the model provider the session names, for a harness whose
+                     sessions record one (Codex; default: the one the store's
+                     configuration names under --install, else openai)
   --install          write each session where the client looks for it, atomically,
                      never over an existing session, and print the resume command
   --config-dir DIR   the harness's configuration directory (default from its
@@ -109,10 +116,16 @@ async function main(ctx: Context): Promise<void> {
   if (args['session-id'] !== undefined && !isUuid(args['session-id'])) throw new UsageError(`--session-id ${JSON.stringify(args['session-id'])} is not a UUID (or "new")`);
   const taken = (file: string) => new ToolError(`${file} already exists: not overwritten; to install it as a new session, run: ${freshIdCommand(args)}`);
   if ((args['config-dir'] !== undefined || args.cwd !== undefined) && !args.install) throw new UsageError('--config-dir and --cwd go with --install');
+  const provider = args['model-provider'];
+  if (provider !== undefined && (typeof provider !== 'string' || provider.trim() === '')) throw new UsageError('--model-provider needs a provider id');
   const window = args['context-window'] === undefined ? undefined : Number(args['context-window']);
   if (window !== undefined && !(Number.isSafeInteger(window) && window > 0)) throw new UsageError(`--context-window ${JSON.stringify(args['context-window'])} is not a positive number of tokens`);
-  const continuable = (session: CommonSession) =>
-    new Continuable(session, { harness, rules: codec!.continueRules }, { fromCompaction: args['from-compaction'] === true, contextWindow: window });
+  const strictSize = args['strict-size'] === true;
+  const continuable = async (session: CommonSession) => {
+    // How the session's own harness records its context: a harness txcript does not know is measured by its bytes alone.
+    const source = isHarness(session.harness) ? (await loadFacet(session.harness, 'codec')).continueRules.recorded : undefined;
+    return new Continuable(session, { harness, rules: codec!.continueRules }, { fromCompaction: args['from-compaction'] === true, contextWindow: window, strictSize, source });
+  };
   let open: OpenSession | null = null;
   let sessions = 0;
 
@@ -142,6 +155,7 @@ async function main(ctx: Context): Promise<void> {
     } finally {
       current.continuable.dispose();
     }
+    if (current.continuable.sizeNote) ctx.note(current.continuable.sizeNote);
     const changed = current.continuable.summary();
     if (changed) ctx.note(`session ${current.id}: ${changed}`);
     for (const line of current.writer.finish()) await current.out.writeJson(line);
@@ -200,7 +214,7 @@ async function main(ctx: Context): Promise<void> {
     const given = typeof session.id === 'string' && session.id !== '' ? session.id : 'session';
     const id: string = args['session-id'] ?? (isUuid(given) ? given.toLowerCase() : uuidV5(TXCRIPT_NAMESPACE, given));
     if (!args.install) {
-      open = { writer: writerFor(session, { sessionId: id }), out: ctx.out, id, lines: 0, continuable: continuable(session), src };
+      open = { writer: writerFor(session, { sessionId: id, modelProvider: provider }), out: ctx.out, id, lines: 0, continuable: await continuable(session), src };
       return;
     }
     const config = args['config-dir'] ?? store.configDir(ctx.proc.env);
@@ -232,7 +246,7 @@ async function main(ctx: Context): Promise<void> {
         throw err;
       }
     };
-    open = { writer: writerFor(session, { sessionId: id, cwd, materialize }), out: new Output(stream), id, target, stream, lines: 0, continuable: continuable(session), src };
+    open = { writer: writerFor(session, { sessionId: id, cwd, materialize, modelProvider: provider, config: tx.root }), out: new Output(stream), id, target, stream, lines: 0, continuable: await continuable(session), src };
     if (session.parent) {
       const p = session.parent;
       open.meta = { ...(p.agent_type ? { agentType: p.agent_type } : {}), ...(p.description ? { description: p.description } : {}), ...(p.tool_use_id ? { toolUseId: p.tool_use_id } : {}) };
@@ -332,6 +346,6 @@ function nativeLineView(line: PhysicalLine) {
 export const nativeTool: Tool = {
   name: 'tx-native',
   help: HELP,
-  options: { string: ['session-id', 'config-dir', 'cwd', 'harness', 'context-window'], boolean: ['install', 'from-compaction'] },
+  options: { string: ['session-id', 'config-dir', 'cwd', 'harness', 'context-window', 'model-provider'], boolean: ['install', 'from-compaction', 'strict-size'] },
   main,
 };

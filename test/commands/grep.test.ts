@@ -94,12 +94,12 @@ t.test('the stores: both by default, from the environment or --config-dir / --co
   const r = await grep(['-F', 'naïve'], env);
   t.equal(r.status, 0);
   t.same(r.hits.map((h) => [h.harness, h.n]), [['codex', 3], ['codex', 8], ['claude-code', 1]]);
-  const flags = await grep(['-F', 'naïve', '--config-dir', join(FIX, 'claude'), '--codex-home', join(FIX, 'codex')], { ...process.env, HOME: '/nonexistent', CLAUDE_CONFIG_DIR: '', CODEX_HOME: '' });
+  const flags = await grep(['-F', 'naïve', '--config-dir', join(FIX, 'claude'), '--codex-home', join(FIX, 'codex')], { ...process.env, HOME: join(t.testdir({}), 'no-home'), CLAUDE_CONFIG_DIR: '', CODEX_HOME: '' });
   t.same(flags.hits, r.hits, 'the flags name the same stores');
   const none = await grep(['-F', 'no such text anywhere'], env);
   t.equal(none.status, 1);
   t.equal(none.stdout.length, 0);
-  const missing = await grep(['x', join(FIX, 'nope.jsonl')]);
+  const missing = await grep(['x', join(t.testdir({}), 'nope.jsonl')]);
   t.equal(missing.status, 2);
   t.match(missing.stderr, /nope\.jsonl: cannot read/);
   t.equal((await grep([])).status, 2, 'no pattern');

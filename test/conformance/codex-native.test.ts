@@ -24,6 +24,7 @@ import { isModeled, type CommonLine, type CommonMessage } from '../../lib/common
 import { conformanceSkip, recordedSessionFiles, repoRoot } from '../harness/index.js';
 import { EXEC_FLAGS, recordedCodexRollouts, resumeRollout, runCodex, startAppServer, startMockResponses, writeCodexConfig } from '../harness/codex/index.js';
 import type { InputItem } from '../harness/codex/index.js';
+import { rolloutProvider } from '../harness/codex/oracle.js';
 import { continued, corpusFiles, pool, runTool } from '../helpers.js';
 import { CODEX_PROMPT, abortedAtCalls, clientSide, omittedImages, type Item } from './codex-compare.js';
 
@@ -58,10 +59,18 @@ function scratchHome(prefix: string): { scratch: string; home: string; codexHome
   return { scratch, home, codexHome: path.join(home, '.codex'), cwd };
 }
 
-/** Convert `file` through Common (tx-parse | tx-common --active | tx-native --harness codex --install, in process) into a scratch CODEX_HOME and resume it there. */
+/**
+ * Convert `file` through Common (tx-parse | tx-common --active | tx-native --harness codex
+ * --install, in process) into a scratch CODEX_HOME and resume it there. The home is
+ * configured first, with the provider the original names (openai for a Claude Code
+ * session), as the original is resumed: the copy names the provider of the home it is
+ * installed into.
+ */
 async function convertAndResume(file: string): Promise<Outcome> {
   const { scratch, home, codexHome, cwd } = scratchHome('txcript-codex-native-');
+  const mock = await startMockResponses({});
   try {
+    writeCodexConfig(codexHome, mock.url, { provider: rolloutProvider(readFileSync(file, 'utf8')) });
     const parsed = await runTool(parseTool, [file], []);
     const common = await runTool(commonTool, ['--active'], [parsed.stdout]);
     const lines = common.stdout
@@ -73,16 +82,11 @@ async function convertAndResume(file: string): Promise<Outcome> {
     const native = await runTool(nativeTool, ['--harness', 'codex', '--install', '--config-dir', codexHome, '--cwd', cwd, '--session-id', SESSION], [common.stdout]);
     const left = filesUnder(path.join(codexHome, 'sessions'));
     if (native.status !== 0 || left.length === 0) return { messages, installed: false, status: native.status, stderr: native.stderr, leftFiles: left };
-    const mock = await startMockResponses({});
-    try {
-      writeCodexConfig(codexHome, mock.url, { provider: 'openai' });
-      const r = await runCodex({ args: ['exec', ...EXEC_FLAGS, 'resume', SESSION, CODEX_PROMPT], home, cwd });
-      const req = mock.responsesRequests()[0];
-      return { messages, installed: true, input: req?.body?.input ?? null, output: `exit ${r.code}\n${r.stdout}${r.stderr}` };
-    } finally {
-      await mock.close();
-    }
+    const r = await runCodex({ args: ['exec', ...EXEC_FLAGS, 'resume', SESSION, CODEX_PROMPT], home, cwd });
+    const req = mock.responsesRequests()[0];
+    return { messages, installed: true, input: req?.body?.input ?? null, output: `exit ${r.code}\n${r.stdout}${r.stderr}` };
   } finally {
+    await mock.close();
     rmSync(scratch, { recursive: true, force: true });
   }
 }
@@ -307,7 +311,7 @@ t.test('an installed rollout is found by id, by its session_index name, and by t
   t.same(userTexts(await resume('--last')).slice(0, 1), ['A second session.'], 'once opened by id, codex exec resume --last sees it');
 });
 
-t.test('a conversation larger than the Codex context window is refused clearly and nothing is installed; from its compaction it fits and resumes', { skip }, async (t) => {
+t.test('a conversation larger than the Codex context window is refused clearly under --strict-size and nothing is installed; from its compaction it fits and resumes', { skip }, async (t) => {
   const { scratch, home, codexHome, cwd } = scratchHome('txcript-codex-large-');
   t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
   // About 300,000 tokens of tool output (4 bytes a token): more than Codex's 258,400.
@@ -324,9 +328,9 @@ t.test('a conversation larger than the Codex context window is refused clearly a
   ];
   const ndjson = (lines: object[]) => lines.map((l) => JSON.stringify(l) + '\n').join('');
   const args = ['--harness', 'codex', '--install', '--config-dir', codexHome, '--cwd', cwd];
-  const refused = await runTool(nativeTool, args, [ndjson(before)]);
+  const refused = await runTool(nativeTool, [...args, '--strict-size'], [ndjson(before)]);
   t.equal(refused.status, 1, 'refused: exit 1');
-  t.match(refused.stderr, /^tx-native: session 33333333-3333-4333-8333-333333333333 is about \d+ tokens, more than the 258400-token context window of codex, and it has no compaction to start from: not written/m, 'the message says why');
+  t.match(refused.stderr, /^tx-native: session 33333333-3333-4333-8333-333333333333 is about \d+ tokens \(estimated from its bytes\), more than the 258400-token context window of codex, and it has no compaction for --from-compaction to start from: not written \(--strict-size\)/m, 'the message says why');
   t.not(refused.stderr, /\n\s+at .+:\d+:\d+\)/, 'no stack trace');
   t.same(filesUnder(codexHome), [], 'nothing installed');
   // The whole history is written with the compaction marked; Codex resumes from it, so only what follows counts.
