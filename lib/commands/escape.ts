@@ -9,6 +9,7 @@ import { parseFieldPath, rewriteStrings, type PathStep, type StringPlace } from 
 import { splitLines, type PhysicalLine } from '../core/input/lines.js';
 import { UsageError, type Context, type Tool } from '../core/tool.js';
 import { stringifyJson } from '../core/json/json-text.js';
+import { isRecordValue } from '../record.js';
 
 const HELP = `usage: tx-escape [-d] [--strip-ansi [--no-escape]] [--whole] [--field PATH]... [FILE...]
        tx-escape --text [-d] [--strip-ansi [--no-escape]] [FILE...]
@@ -82,10 +83,6 @@ function rewriteLine(value: any, record: boolean, paths: PathStep[][], rewrite: 
   // The native line stays the last key, so later tools can cut its bytes out.
   const { line: native, ...header } = result.value as Record<string, unknown>;
   return stringifyJson({ ...header, line: native });
-}
-
-function isRecordValue(v: any): boolean {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) && typeof v.harness === 'string' && typeof v.kind === 'string' && typeof v.n === 'number';
 }
 
 function isBlank(bytes: Buffer): boolean {

@@ -76,6 +76,8 @@ async function main(ctx: Context): Promise<void> {
         const decoded = decodeLine(line.bytes);
         if (decoded.record) {
           await writer.record(decoded.record, input.src, line.n);
+        } else if ('notRecord' in decoded) {
+          ctx.warn(where, `not a record (${decoded.notRecord}), skipped`);
         } else if ('value' in decoded && isCommonLine(decoded.value)) {
           await common(decoded.value);
         } else {

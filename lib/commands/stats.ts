@@ -116,7 +116,7 @@ class Gathered {
   count(ctx: Context, item: RecordStreamItem): void {
     const rec = item.record;
     if (!rec) {
-      ctx.warn(item, 'not a record, skipped');
+      ctx.warn(item, `${item.why ?? 'not a record'}, skipped`);
       return;
     }
     const codec = facetOf(rec.header.harness, 'codec-stats');

@@ -5,8 +5,8 @@
 import { DEFAULT_HARNESS } from '../codecs.js';
 import { isUtf8 } from 'node:buffer';
 import { parsePhysicalLine } from './parse-line.js';
-import { lineEnd, type Harness, type RecordHeader, type RecordView } from '../record.js';
-import { nativeBytes, decodeRecord, recordView } from './record-bytes.js';
+import { headerProblem, isHeader, lineEnd, looksLikeRecord, type Harness, type RecordHeader, type RecordView } from '../record.js';
+import { nativeBytes, decodeLine, decodeRecord, recordView } from './record-bytes.js';
 import { readsRegularFile, reusedChunks } from '../core/input/file-chunks.js';
 import { findTopLevelKey, isJsonSpace } from '../core/json/json-scan.js';
 import { isLongPiece, lineBatches, LONG_LINE, type LongPiece } from '../core/input/lines.js';
@@ -18,7 +18,8 @@ export type RecordStreamItem =
   | { record: RecordView; bytes: Buffer; src?: string; n: number; long?: undefined }
   /** A record made from a native line (read as tx-parse reads it): its text is written by pushItem when wanted, not made for every line. */
   | { record: RecordView; bytes: null; src?: string; n: number; long?: undefined }
-  | { record: null; bytes: Buffer; src?: string; n: number; long?: undefined }
+  /** A line that is not a record; `why` says so when it means to be one but a header field is wrong. */
+  | { record: null; bytes: Buffer; src?: string; n: number; long?: undefined; why?: string }
   /** A record longer than LONG_LINE: its header only; its bytes went where `long` said. */
   | { record: RecordView; bytes: null; src?: string; n: number; long: true };
 
@@ -94,12 +95,16 @@ export async function* readRecordBatches(ctx: Context, options: ReadOptions = {}
         // A blank line between records is nothing; among native lines it is a record, as tx-parse makes it.
         if (item.bytes.length === 0 && !native) continue;
         if (!native) {
-          const record = decodeRecord(item.bytes, options.verify);
-          if (record) {
-            batch.push({ record, bytes: item.bytes, src, n: item.n });
+          const decoded = decodeLine(item.bytes, options.verify);
+          if (decoded.record) {
+            batch.push({ record: decoded.record, bytes: item.bytes, src, n: item.n });
             continue;
           }
-          if (!looksNative(item.bytes)) {
+          if ('notRecord' in decoded) {
+            batch.push({ record: null, bytes: item.bytes, src, n: item.n, why: `not a record (${decoded.notRecord})` });
+            continue;
+          }
+          if (!('value' in decoded) || !looksNative(item.bytes, decoded.value)) {
             batch.push({ record: null, bytes: item.bytes, src, n: item.n });
             continue;
           }
@@ -130,17 +135,9 @@ export async function* readRecordBatches(ctx: Context, options: ReadOptions = {}
   }
 }
 
-/** A line that parses as a JSON object (and, having reached here, is not a record). */
-function looksNative(bytes: Buffer): boolean {
-  let i = 0;
-  while (i < bytes.length && isJsonSpace(bytes[i])) i++;
-  if (bytes[i] !== 0x7b || !isUtf8(bytes)) return false;
-  try {
-    const v = JSON.parse(bytes.toString('utf8'));
-    return v !== null && typeof v === 'object' && !Array.isArray(v);
-  } catch {
-    return false;
-  }
+/** A line whose parsed `value` is a JSON object of UTF-8 text (and, having reached here, is not a record). */
+function looksNative(bytes: Buffer, value: unknown): boolean {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && isUtf8(bytes);
 }
 
 /** The JSON text of a record's header without its closing brace (fast for the common shape). */
@@ -277,7 +274,9 @@ export class LongReader {
         header = null;
       }
     }
-    if (isHeader(header)) {
+    if (!isHeader(header) && looksLikeRecord(header)) {
+      this.ctx.warn({ src: this.src, n: this.n }, `not a record (${headerProblem(header)}), skipped`);
+    } else if (isHeader(header)) {
       this.mode = 'record';
       this.header = header;
       this.action = this.options.long?.(header) ?? 'drop';
@@ -320,9 +319,5 @@ function looksLikeObjectStart(bytes: Buffer): boolean {
   let i = 0;
   while (i < bytes.length && isJsonSpace(bytes[i])) i++;
   return bytes[i] === 0x7b;
-}
-
-function isHeader(h: any): h is RecordHeader {
-  return h !== null && typeof h === 'object' && typeof h.harness === 'string' && typeof h.kind === 'string' && typeof h.n === 'number';
 }
 
