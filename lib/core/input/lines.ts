@@ -21,8 +21,9 @@ export interface PhysicalLine {
 }
 
 /**
- * A piece of a line longer than LONG_LINE. The first piece holds at least LONG_LINE
- * bytes; pieces keep every byte (a BOM and a CR before the newline stay in the bytes).
+ * A piece of a line longer than LONG_LINE. The first piece holds at least FIRST_PIECE
+ * bytes (a record's header, say, is whole in it); pieces keep every byte (a BOM and a CR
+ * before the newline stay in the bytes).
  */
 export interface LongPiece {
   n: number;
@@ -49,6 +50,9 @@ function longLineLimit(): number {
   const v = Number(process.env.TX_LONG_LINE);
   return Number.isInteger(v) && v > 0 ? v : 64 * 1024 * 1024;
 }
+
+/** The first piece of a long line holds at least this many bytes (or the whole line, when the limit is lower). */
+export const FIRST_PIECE = 1024 * 1024;
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -112,7 +116,9 @@ export class LineSplitter {
         this.pending.push(rest);
         this.pendingLength += rest.length;
         if (this.pendingLength > this.limit) {
-          out.push({ n: ++this.n, bytes: Buffer.concat(this.pending, this.pendingLength), first: true, last: false, eol: false });
+          // The pieces as they are, not joined: joining would hold the line twice.
+          this.n++;
+          this.longPieces().forEach((piece, i) => out.push({ n: this.n, bytes: piece, first: i === 0, last: false, eol: false }));
           this.pending = [];
           this.pendingLength = 0;
           this.long = true;
@@ -120,6 +126,14 @@ export class LineSplitter {
       }
     }
     return out;
+  }
+
+  /** The pending pieces of a line found long, the first ones joined up to FIRST_PIECE bytes. */
+  private longPieces(): Buffer[] {
+    let k = 0;
+    let head = 0;
+    while (k < this.pending.length && head < FIRST_PIECE) head += this.pending[k++].length;
+    return k <= 1 ? this.pending : [Buffer.concat(this.pending.slice(0, k), head), ...this.pending.slice(k)];
   }
 
   /** The last line, if the input did not end with a newline; an empty tail is not a line. */
