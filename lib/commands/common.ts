@@ -4,13 +4,11 @@
 import { isMainThread } from 'node:worker_threads';
 import type { CommonCodec, SessionConverter } from '../codec.js';
 import { detectLineCodec, facetOf, loadAll } from '../codecs.js';
-import { splitLines } from '../core/input/lines.js';
 import { RawStrings } from '../core/json/raw-strings.js';
 import { readRecordBatches } from '../records/read.js';
 import type { Output } from '../core/output/output.js';
-import { regularReadStream } from '../core/input/regular-file.js';
+import { nativeFileRecords } from '../records/native-file.js';
 import type { Context, Tool } from '../core/tool.js';
-import { parsePhysicalLine } from '../records/parse-line.js';
 import { type Harness, type RecordView } from '../record.js';
 import { recordView } from '../records/record-bytes.js';
 
@@ -148,18 +146,14 @@ export class CommonWriter {
 
   /** Convert a native session file directly (subagent transcripts found by --subagents). */
   async nativeFile(file: string, harness: Harness): Promise<void> {
-    let stream;
+    let lines;
     try {
-      stream = regularReadStream(file);
+      lines = nativeFileRecords(file, harness);
     } catch (err) {
       this.ctx.warn({ src: file }, `cannot read: ${(err as Error).message}`);
       return;
     }
-    for await (const physical of splitLines(stream)) {
-      for (const parsed of parsePhysicalLine(physical, file, harness)) {
-        await this.record(recordView(parsed.header, parsed.lineBytes, parsed.value), file, physical.n);
-      }
-    }
+    for await (const { record, n } of lines) await this.record(recordView(record.header, record.lineBytes, record.value), file, n);
     await this.finish();
   }
 

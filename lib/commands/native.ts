@@ -14,7 +14,7 @@ import { NotContinuable } from '../continuable/rules.js';
 import { reusedChunks } from '../core/input/file-chunks.js';
 import { isLongPiece, lineBatches, LONG_LINE } from '../core/input/lines.js';
 import { Output } from '../core/output/output.js';
-import { LongReader, writeNative } from '../records/read.js';
+import { LongReader, plainObjectType, writeNative } from '../records/read.js';
 import { NativeLines } from './native-lines.js';
 import { ToolError, UsageError, type Context, type Tool } from '../core/tool.js';
 import { decodeLine } from '../records/record-bytes.js';
@@ -266,6 +266,14 @@ async function main(ctx: Context): Promise<void> {
             if (args.install) {
               if (line.bytes.length > 0) ctx.warn(where, 'blank line, skipped');
             } else await natives.oddLine(line, 'blank line');
+            continue;
+          }
+          const type = args.install ? undefined : plainObjectType(line.bytes);
+          if (type !== undefined && type !== 'session' && type !== 'message') {
+            // A long native line, known without parsing it.
+            await natives.nativeLine(line, async () => {
+              if (open) await close();
+            });
             continue;
           }
           const decoded = decodeLine(line.bytes, true);

@@ -9,6 +9,7 @@ import { headerProblem, isHeader, lineEnd, looksLikeRecord, type Harness, type R
 import { nativeBytes, decodeLine, decodeRecord, recordView } from './record-bytes.js';
 import { readsRegularFile, reusedChunks } from '../core/input/file-chunks.js';
 import { findTopLevelKey, isJsonSpace } from '../core/json/json-scan.js';
+import { scanObject, stringAt } from '../core/json/object-scan.js';
 import { isLongPiece, lineBatches, LONG_LINE, type LongPiece } from '../core/input/lines.js';
 import type { Output } from '../core/output/output.js';
 import type { Context } from '../core/tool.js';
@@ -94,6 +95,11 @@ export async function* readRecordBatches(ctx: Context, options: ReadOptions = {}
         }
         // A blank line between records is nothing; among native lines it is a record, as tx-parse makes it.
         if (item.bytes.length === 0 && !native) continue;
+        if (!native && isPlainObject(item.bytes)) {
+          // A long native line, found so without parsing it: it is parsed once, below.
+          native = true;
+          ctx.noteOnce(`${src ?? 'stdin'}: native session lines, not records: read as tx-parse reads them`, 'of native session lines, read as tx-parse reads them');
+        }
         if (!native) {
           const decoded = decodeLine(item.bytes, options.verify);
           if (decoded.record) {
@@ -133,6 +139,32 @@ export async function* readRecordBatches(ctx: Context, options: ReadOptions = {}
       if (mayBeLive && (!streamed || input.stream.readableLength === 0)) await ctx.out.flush();
     }
   }
+}
+
+/** Lines at least this long are looked at shallowly before they are parsed. */
+const SHALLOW_FROM = 1024 * 1024;
+const RECORD_KEYS: ReadonlySet<string> = new Set(['harness', 'kind', 'n', 'type']);
+
+/**
+ * The top-level `type` of a long line that is a JSON object by its structure and does not
+ * mean to be a record (looksLikeRecord), found without parsing it; undefined for a short
+ * line or any other. (Only parsing says whether every string in it is valid.)
+ */
+export function plainObjectType(bytes: Buffer): string | null | undefined {
+  if (bytes.length < SHALLOW_FROM || !isUtf8(bytes)) return undefined;
+  const scan = scanObject(bytes, RECORD_KEYS);
+  if (!scan) return undefined;
+  let i = scan.end;
+  while (i < bytes.length && isJsonSpace(bytes[i])) i++;
+  if (i < bytes.length) return undefined;
+  const v = scan.values;
+  if ((v.has('harness') ? 1 : 0) + (v.has('kind') ? 1 : 0) + (v.has('n') ? 1 : 0) >= 2) return undefined;
+  return stringAt(bytes, v.get('type'));
+}
+
+/** A long line that is a JSON object and no record, by plainObjectType. */
+function isPlainObject(bytes: Buffer): boolean {
+  return plainObjectType(bytes) !== undefined;
 }
 
 /** A line whose parsed `value` is a JSON object of UTF-8 text (and, having reached here, is not a record). */
