@@ -77,10 +77,15 @@ export class LineSplitter {
   /** The line being passed on in pieces, if any. */
   private long = false;
 
-  /** `linesBefore`: lines before the first one pushed (for a part of a file read on its own). */
+  /**
+   * `linesBefore`: lines before the first one pushed (for a part of a file read on its own).
+   * `fresh`: the source never reuses a chunk's buffer, so the unfinished end of one is kept
+   * as a view when it is most of the chunk (a long line is then held once, not twice).
+   */
   constructor(
     private readonly limit = LONG_LINE,
     linesBefore = 0,
+    private readonly fresh = false,
   ) {
     this.n = linesBefore;
   }
@@ -109,8 +114,8 @@ export class LineSplitter {
       start = nl + 1;
     }
     if (start < chunk.length) {
-      // Copy: the source may reuse its chunk buffers.
-      const rest = Buffer.from(chunk.subarray(start));
+      // Copy: the source may reuse its chunk buffers (and a small view would hold a whole chunk).
+      const rest = this.fresh && 2 * (chunk.length - start) >= chunk.buffer.byteLength ? chunk.subarray(start) : Buffer.from(chunk.subarray(start));
       if (this.long) out.push({ n: this.n, bytes: rest, first: false, last: false, eol: false });
       else {
         this.pending.push(rest);
