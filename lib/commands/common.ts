@@ -138,10 +138,22 @@ export class CommonWriter {
 
   /** Finish the last session and report what was skipped. */
   async end(): Promise<void> {
-    await this.finish();
+    await this.endInput();
     this.raw?.clear();
+  }
+
+  /**
+   * An input ended: its last session is finished and what was skipped in it said now, so
+   * that several files in one run say everything in the order they do when each is
+   * converted on its own (--jobs), not after the next file's first notes.
+   */
+  async endInput(): Promise<void> {
+    await this.finish();
+    this.raw?.forgetTaken();
     this.reportInvalid();
+    this.invalidSrcSet = false;
     for (const [harness, count] of this.unconverted) this.ctx.note(`${count} ${harness} records skipped (${harness} has no conversion to Common yet)`);
+    this.unconverted.clear();
   }
 
   /** Convert a native session file directly (subagent transcripts found by --subagents). */
@@ -194,7 +206,7 @@ async function main(ctx: Context): Promise<void> {
     // A worker reads into one buffer used again (core/input/file-chunks.ts); the main thread reads
     // as a stream does: one buffer used again saved it nothing and peaked 10-14 MB higher
     // (88-93 -> 101-106 MB on the 200 MB corpus; V8 then collected less often).
-    for await (const batch of readRecordBatches(ctx, { reuse: !isMainThread, nativeValue: (bytes) => writer.nativeValue(bytes) })) {
+    for await (const batch of readRecordBatches(ctx, { reuse: !isMainThread, nativeValue: (bytes) => writer.nativeValue(bytes), inputEnd: () => writer.endInput() })) {
       for (const item of batch) {
         if (item.record === null && item.why) {
           ctx.warn(item, `${item.why}, skipped`);

@@ -51,6 +51,8 @@ export interface ReadOptions {
    * parses the line whole).
    */
   nativeValue?: (bytes: Buffer) => unknown;
+  /** Called when an input has been read to its end, before the next one is opened. */
+  inputEnd?: () => Promise<void>;
 }
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -138,6 +140,7 @@ export async function* readRecordBatches(ctx: Context, options: ReadOptions = {}
       // batch wrote goes out now, not when 64 KB have gathered, so a pipeline shows it live.
       if (mayBeLive && (!streamed || input.stream.readableLength === 0)) await ctx.out.flush();
     }
+    await options.inputEnd?.();
   }
 }
 
