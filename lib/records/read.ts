@@ -76,7 +76,8 @@ export async function* readRecordBatches(ctx: Context, options: ReadOptions = {}
     // it may be, with no stream to say whether more is waiting.
     const mayBeLive = !readsRegularFile(chunks);
     const streamed = chunks === input.stream;
-    for await (const lines of lineBatches(chunks)) {
+    // A stream's chunks are buffers of their own: a long line's pieces are kept, not copied.
+    for await (const lines of lineBatches(chunks, LONG_LINE, 0, streamed)) {
       let batch: RecordStreamItem[] = [];
       for (const item of lines) {
         if (isLongPiece(item)) {
@@ -339,10 +340,21 @@ export class LongReader {
       return;
     }
     const quote = bytes.indexOf(0x22);
-    const text = this.b64carry + bytes.toString('latin1', 0, quote < 0 ? bytes.length : quote);
-    const whole = quote < 0 && !last ? text.length - (text.length % 4) : text.length;
-    if (whole > 0) this.ctx.out.push(Buffer.from(text.slice(0, whole), 'base64'));
-    this.b64carry = text.slice(whole);
+    const end = quote < 0 ? bytes.length : quote;
+    // Decoded 64 KB of text at a time: a string of a whole piece (a megabyte or more) would
+    // be garbage the young generation cannot take, and pieces pile up before it is collected.
+    for (let at = 0; at < end; ) {
+      const to = Math.min(end, at + 64 * 1024);
+      const text = this.b64carry + bytes.toString('latin1', at, to);
+      const whole = to === end && (quote >= 0 || last) ? text.length : text.length - (text.length % 4);
+      if (whole > 0) this.ctx.out.push(Buffer.from(text.slice(0, whole), 'base64'));
+      this.b64carry = text.slice(whole);
+      at = to;
+    }
+    if (end === 0 && (quote >= 0 || last) && this.b64carry.length > 0) {
+      this.ctx.out.push(Buffer.from(this.b64carry, 'base64'));
+      this.b64carry = '';
+    }
     if (quote >= 0) {
       this.b64done = true;
       this.tail = bytes.toString('latin1', quote + 1, quote + 257);

@@ -167,9 +167,9 @@ export function setAfterChunk(f: (() => Promise<void> | null) | null): void {
   afterChunk = f;
 }
 
-/** Batches of lines from a stream of Buffers, one batch per chunk (batches may be empty); numbered from `linesBefore` + 1. */
-export async function* lineBatches(chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>, limit = LONG_LINE, linesBefore = 0): AsyncGenerator<LineItem[]> {
-  const splitter = new LineSplitter(limit, linesBefore);
+/** Batches of lines from a stream of Buffers, one batch per chunk (batches may be empty); numbered from `linesBefore` + 1; `fresh` as for LineSplitter. */
+export async function* lineBatches(chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>, limit = LONG_LINE, linesBefore = 0, fresh = false): AsyncGenerator<LineItem[]> {
+  const splitter = new LineSplitter(limit, linesBefore, fresh);
   for await (const raw of chunks) {
     yield splitter.push(typeof raw === 'string' ? Buffer.from(raw) : raw);
     const pause = afterChunk?.();
