@@ -208,7 +208,7 @@ async function main(ctx: Context): Promise<void> {
     if (item.long) return;
     const rec = item.record;
     if (!rec) {
-      ctx.warn(item, 'not a record, skipped');
+      ctx.warn(item, `${item.why ?? 'not a record'}, skipped`);
       return;
     }
     const codec = facetOf(rec.header.harness, 'codec-filter');

@@ -12,11 +12,12 @@ import { Continuable } from '../continuable/continuable.js';
 import { datedSession } from '../continuable/placeholders.js';
 import { NotContinuable } from '../continuable/rules.js';
 import { reusedChunks } from '../core/input/file-chunks.js';
-import { isLongPiece, lineBatches, LONG_LINE, type PhysicalLine } from '../core/input/lines.js';
+import { isLongPiece, lineBatches, LONG_LINE } from '../core/input/lines.js';
 import { Output } from '../core/output/output.js';
-import { LongReader, pushNative, writeNative } from '../records/read.js';
+import { LongReader, plainObjectType, writeNative } from '../records/read.js';
+import { NativeLines } from './native-lines.js';
 import { ToolError, UsageError, type Context, type Tool } from '../core/tool.js';
-import { decodeLine, recordView } from '../records/record-bytes.js';
+import { decodeLine } from '../records/record-bytes.js';
 import { stringifyJson } from '../core/json/json-text.js';
 import { DEFAULT_HARNESS, HARNESSES, isHarness, lineCodecFor, loadFacet } from '../codecs.js';
 import type { Harness } from '../record.js';
@@ -256,45 +257,67 @@ async function main(ctx: Context): Promise<void> {
   try {
     for await (const input of ctx.inputs()) {
       let long: LongReader | null = null;
-      let noted = false;
+      const natives = new NativeLines(ctx, input.src);
       // Nothing of a line outlives its batch (a record's bytes are copied out, a Common line
-      // is parsed), so a regular file or a pipe is read into one buffer used again.
+      // is parsed, a line held by NativeLines is copied), so a regular file or a pipe is read
+      // into one buffer used again.
       for await (const batch of lineBatches(reusedChunks(input.stream))) {
         for (const line of batch) {
           if (isLongPiece(line)) {
             // Too long to hold: a record's raw_base64 is decoded as it streams by, a native line copied.
             if (args.install) throw new ToolError(`${input.src ?? 'stdin'}:${line.n}: a line longer than ${LONG_LINE} bytes cannot be installed`);
-            if (line.first) long = new LongReader(ctx, input.src, line.n, { long: () => 'native' }, true, DEFAULT_HARNESS);
+            if (line.first) {
+              if (open) await close();
+              natives.notNative();
+              long = new LongReader(ctx, input.src, line.n, { long: () => 'native' }, true, DEFAULT_HARNESS);
+            }
             long!.piece(line);
             await ctx.out.flushIfFull();
             continue;
           }
-          if (line.bytes.length === 0) continue;
           const where = { src: input.src, n: line.n };
+          if (isBlank(line.bytes)) {
+            if (args.install) {
+              if (line.bytes.length > 0) ctx.warn(where, 'blank line, skipped');
+            } else await natives.oddLine(line, 'blank line');
+            continue;
+          }
+          const type = args.install ? undefined : plainObjectType(line.bytes);
+          if (type !== undefined && type !== 'session' && type !== 'message') {
+            // A long native line, known without parsing it.
+            await natives.nativeLine(line, async () => {
+              if (open) await close();
+            });
+            continue;
+          }
           const decoded = decodeLine(line.bytes, true);
           if (decoded.record) {
             if (args.install) throw new UsageError('--install writes sessions from a Common stream (tx-common output); records are written back without it');
             if (open) await close();
+            natives.notNative();
             await writeNative(ctx, decoded.record);
             continue;
           }
+          if ('notRecord' in decoded) {
+            natives.notNative();
+            ctx.warn(where, `not a record (${decoded.notRecord}), skipped`);
+            continue;
+          }
           if ('error' in decoded) {
-            if (!noted) {
-              ctx.warn(where, 'not JSON, skipped');
-              continue;
-            }
+            if (args.install) ctx.warn(where, 'not JSON, skipped');
             // Among native lines it is kept, as tx-parse keeps it (an invalid record) and tx-native writes it back.
-            ctx.warn(where, 'not JSON, written back unchanged');
-            pushNative(ctx.out, nativeLineView(line));
-            await ctx.out.flushIfFull();
+            else await natives.oddLine(line, 'not JSON');
             continue;
           }
           const value = decoded.value as { type?: unknown } | null;
-          if (value && value.type === 'session') {
+          const object = value !== null && typeof value === 'object' && !Array.isArray(value);
+          if (object && value.type === 'session') {
+            natives.notNative();
             const { session, problems } = cleanSession(value);
             for (const problem of problems) ctx.warn(where, problem);
             await start(datedSession(session), input.src);
-          } else if (value && value.type === 'message') {
+          } else if (object && value.type === 'message') {
+            natives.notNative();
             const current = open as OpenSession | null;
             if (!current) {
               ctx.warn(where, 'a Common message before any session line, skipped');
@@ -302,18 +325,19 @@ async function main(ctx: Context): Promise<void> {
             }
             current.continuable.push(value as CommonMessage, line.n);
             for (const w of current.continuable.warnings.splice(0)) ctx.warn(where, w);
-          } else if (value && typeof value === 'object' && !Array.isArray(value) && !args.install) {
-            // A native session line: as a record of it would be written back, unchanged.
-            if (!noted) ctx.noteOnce(`${input.src ?? 'stdin'}: native session lines, not records: written back unchanged`, 'of native session lines, written back unchanged');
-            noted = true;
-            if (open) await close();
-            pushNative(ctx.out, nativeLineView(line));
-            await ctx.out.flushIfFull();
-          } else {
+          } else if (args.install) {
             ctx.warn(where, 'neither a record nor a Common line, skipped');
+          } else if (object) {
+            // A native session line: as a record of it would be written back, unchanged.
+            await natives.nativeLine(line, async () => {
+              if (open) await close();
+            });
+          } else {
+            await natives.oddLine(line, 'a JSON value that is not an object');
           }
         }
       }
+      natives.notNative();
     }
     await close();
     const finished = install as InstallTransaction | null;
@@ -337,9 +361,10 @@ function metaFile(target: InstallTarget): string {
   return target.file.replace(/\.jsonl$/, '.meta.json');
 }
 
-/** A native line as a record of it, to write it back with its own BOM and line end. */
-function nativeLineView(line: PhysicalLine) {
-  return recordView({ harness: DEFAULT_HARNESS, n: line.n, kind: 'other', ...(line.bom ? { bom: true } : {}), ...(line.crlf ? { crlf: true } : {}), ...(line.eol ? {} : { eol: false }) }, line.bytes);
+/** Nothing but spaces, tabs and a CR: what tx-parse calls a blank line. */
+function isBlank(bytes: Buffer): boolean {
+  for (const b of bytes) if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
+  return true;
 }
 
 /** The tx-native tool. */

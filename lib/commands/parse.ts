@@ -37,8 +37,7 @@ async function main(ctx: Context): Promise<void> {
   for await (const input of ctx.inputs()) {
     const source = new SourceParser(ctx, input.src, input.part && input.src !== undefined ? harnessBefore(input.src, input.part.start) : undefined);
     for await (const batch of lineBatches(reusedChunks(input.stream), LONG_LINE, input.part?.linesBefore ?? 0)) {
-      source.push(batch);
-      await ctx.out.flushIfFull();
+      await source.pushDraining(batch);
     }
   }
 }

@@ -118,6 +118,8 @@ async function main(ctx: Context): Promise<void> {
           const odd = oddHeader(decoded.record.header);
           if (odd) ctx.warn(where, `${odd}; read as a record of ${input.src ?? 'stdin'}`);
           await writer.record(decoded.record, input.src, line.n);
+        } else if ('notRecord' in decoded) {
+          ctx.warn(where, `not a record (${decoded.notRecord}), skipped`);
         } else if ('value' in decoded && isCommonLine(decoded.value)) {
           await common(decoded.value, line.bytes.length);
         } else {
