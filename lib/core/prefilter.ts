@@ -1,14 +1,13 @@
 // The byte pre-filter of tx-grep: which lines of a session file could hold a match,
 // found by searching the file's bytes, so that only those lines are ever JSON.parsed.
-// A pattern is reduced to a literal every match must contain (the whole text for a
-// fixed string; for a regular expression, its longest run of plain characters outside
-// groups; one per branch of a top-level alternation, any of which lets a line through). A JSON writer stores a string's characters as their UTF-8
-// bytes, with `"`, `\` and control characters escaped (`\"`, `\\`, `\n`, …), so the
-// literal is searched for as JSON.stringify writes it. Any other spelling of a
-// character goes through an escape that starts `\u` (or is `\/`, which matters only for
-// a literal with a `/`): a line holding one (other than JSON.stringify's own `\u00XX`
-// for a control character, or a `\u` that is no escape) is always let through and
-// parsed, so the filter never loses a match.
+// A pattern is reduced to literals one of which every match contains
+// (lib/core/pattern-literals.ts). A JSON writer stores a string's characters as their
+// UTF-8 bytes, with `"`, `\` and control characters escaped (`\"`, `\\`, `\n`, …), so a
+// literal is searched for as JSON.stringify writes it. Any other spelling of a character
+// is an escape `\uXXXX` (or `\/` for `/`): a line holding one that spells a character of
+// a literal (in either case, with -i) is let through and parsed, so the filter never loses
+// a match; the other escapes, such as the ANSI colours (`\u001b`) of tool output, are
+// passed over without a look at the line.
 // Lines longer than the read size are joined before they are searched, up to the limit
 // tx-parse parses (64 MiB); a longer line is dropped as it is read, so memory stays flat.
 
@@ -22,122 +21,53 @@ export interface Prefilter {
   next(buf: Buffer, from: number, text?: () => string): number;
 }
 
-const BYPASS = [Buffer.from('\\u'), Buffer.from('\\/')];
+const BACKSLASH = 0x5c;
+const SLASH_ESCAPE = Buffer.from('\\/');
+/** Characters outside ASCII that Unicode simple case folding (RE2's, and -i's) makes one with an ASCII letter: K (Kelvin) with k, ſ (long s) with s. */
+const ASCII_FOLDS = new Map([
+  ['k', '\u212a'],
+  ['s', '\u017f'],
+]);
+
+function isHex(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+}
+
+/** The code units a literal's characters may be spelled as by an escape: each of its own, and with -i their other cases. */
+function escapableUnits(literals: string[], ignoreCase: boolean): Set<number> {
+  const units = new Set<number>();
+  for (const literal of literals) {
+    for (const ch of ignoreCase ? literal + literal.toLowerCase() + literal.toUpperCase() : literal) units.add(ch.charCodeAt(0));
+    if (ignoreCase) for (const [ascii, other] of ASCII_FOLDS) if (literal.toLowerCase().includes(ascii)) units.add(other.charCodeAt(0));
+  }
+  return units;
+}
+
+/** Every spelling of `\u` and the first three hex digits of each unit (hex letters in either case). */
+function escapePrefixes(units: Set<number>): Buffer[] {
+  const prefixes = new Set<string>();
+  for (const unit of units) {
+    let spellings = ['\\u'];
+    for (const digit of unit.toString(16).padStart(4, '0').slice(0, 3)) {
+      const cases = /[a-f]/.test(digit) ? [digit, digit.toUpperCase()] : [digit];
+      spellings = spellings.flatMap((s) => cases.map((c) => s + c));
+    }
+    for (const s of spellings) prefixes.add(s);
+  }
+  return [...prefixes].map((s) => Buffer.from(s));
+}
 
 /**
- * True when the `\u` at `at` is not an escape that could spell a character of the
- * literal: a backslash that is itself escaped (`\\user`, text about a path), `\u` not
- * followed by four hex digits, or `\u0000`…`\u001f` in lower case, the spelling
- * JSON.stringify itself gives a control character (so the literal holds it the same
- * way). Tool output full of ANSI escapes (`\u001b`) is not parsed for them.
+ * True when the escape prefix found at `at` cannot spell a character of the literals: its
+ * backslash is itself escaped (`\\u0041` is text about an escape), it is not followed by
+ * four hex digits, or the unit it spells is none of `units`.
  */
-function harmlessU(buf: Buffer, at: number): boolean {
+function harmlessEscape(buf: Buffer, at: number, units: Set<number>): boolean {
   let slashes = 0;
-  for (let i = at - 1; i >= 0 && buf[i] === 0x5c; i--) slashes++;
+  for (let i = at - 1; i >= 0 && buf[i] === BACKSLASH; i--) slashes++;
   if (slashes % 2 === 1) return true;
-  const hex = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
-  if (!hex(buf[at + 2]) || !hex(buf[at + 3]) || !hex(buf[at + 4]) || !hex(buf[at + 5])) return true;
-  const lowerHex = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66);
-  return buf[at + 2] === 0x30 && buf[at + 3] === 0x30 && (buf[at + 4] === 0x30 || buf[at + 4] === 0x31) && lowerHex(buf[at + 5]);
-}
-
-/**
- * Literals one of which every match of `pattern` contains (one per branch of a top-level
- * alternation), or null when none can be known (a branch with no plain character). With
- * `ignoreCase` only ASCII runs count: the pre-filter folds ASCII case only (as a
- * JavaScript regular expression without the u flag does).
- */
-export function requiredLiterals(pattern: string, fixed: boolean, ignoreCase: boolean): string[] | null {
-  const literals: string[] = [];
-  for (const branch of fixed ? [pattern] : topLevelBranches(pattern)) {
-    const runs: string[] = [];
-    if (fixed) runs.push(branch);
-    else regexRuns(branch, runs);
-    let best = '';
-    for (const run of runs) {
-      for (const part of ignoreCase ? run.split(/[^\x00-\x7f]+/) : [run]) if (part.length > best.length) best = part;
-    }
-    if (best.length === 0) return null;
-    if (!literals.includes(best)) literals.push(best);
-  }
-  return literals;
-}
-
-/** The branches of a regular expression's top-level alternation (the whole pattern when it has none). */
-function topLevelBranches(p: string): string[] {
-  const branches: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < p.length; i++) {
-    const c = p[i];
-    if (c === '\\') i++;
-    else if (c === '[') {
-      for (i++; i < p.length && p[i] !== ']'; i++) if (p[i] === '\\') i++;
-    } else if (c === '(') depth++;
-    else if (c === ')') depth = Math.max(0, depth - 1);
-    else if (c === '|' && depth === 0) {
-      branches.push(p.slice(start, i));
-      start = i + 1;
-    }
-  }
-  branches.push(p.slice(start));
-  return branches;
-}
-
-/** Push the runs of plain characters every match of a regular expression without top-level alternation contains. */
-function regexRuns(p: string, runs: string[]): void {
-  let depth = 0;
-  let cur = '';
-  const cut = () => {
-    if (cur) runs.push(cur);
-    cur = '';
-  };
-  for (let i = 0; i < p.length; i++) {
-    const c = p[i];
-    if (c === '\\') {
-      const e = p[i + 1] ?? '';
-      if (/[^A-Za-z0-9]/.test(e) && e !== '') {
-        if (depth === 0) cur += e;
-        i++;
-        continue;
-      }
-      // A class (\d \w \s…), an assertion, a control or code escape, a back reference: no plain character.
-      cut();
-      if (e === 'x') i += 3;
-      else if (e === 'u') i += 5;
-      else if (e === 'c') i += 2;
-      else i += 1;
-      continue;
-    }
-    if (c === '[') {
-      cut();
-      for (i++; i < p.length && p[i] !== ']'; i++) if (p[i] === '\\') i++;
-      continue;
-    }
-    if (c === '(') {
-      cut();
-      depth++;
-      continue;
-    }
-    if (c === ')') {
-      cut();
-      depth = Math.max(0, depth - 1);
-      continue;
-    }
-    if (c === '|') continue;
-    if (c === '*' || c === '?' || c === '{') {
-      // The character before is optional (or repeated a number of times that may be 0).
-      if (depth === 0) cur = cur.slice(0, -1);
-      cut();
-      continue;
-    }
-    if (c === '+' || c === '.' || c === '^' || c === '$' || c === '}') {
-      cut();
-      continue;
-    }
-    if (depth === 0) cur += c;
-  }
-  cut();
+  if (!isHex(buf[at + 2]) || !isHex(buf[at + 3]) || !isHex(buf[at + 4]) || !isHex(buf[at + 5])) return true;
+  return !units.has(parseInt(buf.toString('latin1', at + 2, at + 6), 16));
 }
 
 /** A pre-filter for literals, any of which lets a line through (null: every line goes through). */
@@ -145,29 +75,33 @@ export function prefilterFor(literals: string[] | null, ignoreCase: boolean): Pr
   if (literals === null || literals.length === 0) return null;
   const needles = literals.map((l) => JSON.stringify(l).slice(1, -1));
   const searches = needles.map((n) => Buffer.from(n));
-  const escaped = needles.map((n) => n.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'));
-  const folded = ignoreCase ? new RegExp(escaped.join('|'), 'gi') : null;
-  // Searches: the literals (one case-folding regular expression under -i), `\/`, then `\u`.
-  const count = (folded ? 1 : needles.length) + 2;
-  const slash = literals.some((l) => l.includes('/'));
+  const folded = ignoreCase ? new RegExp(needles.map((n) => n.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')).join('|'), 'gi') : null;
+  const units = escapableUnits(literals, ignoreCase);
+  const escapes = escapePrefixes(units);
+  // Written raw, the non-ASCII characters that fold to an ASCII letter of a literal (-i).
+  const rawFolds = ignoreCase ? [...ASCII_FOLDS].filter(([ascii]) => literals.some((l) => l.toLowerCase().includes(ascii))).map(([, other]) => Buffer.from(other)) : [];
+  // `\/` spells only `/`: literals without one need no search for it.
+  const slash = literals.some((l) => l.includes('/')) ? [SLASH_ESCAPE] : [];
+  // Searches, in order: the literals (one case-folding regular expression under -i), the raw folds, `\/`, the escapes.
+  const plain = [...(folded ? [] : searches), ...rawFolds, ...slash];
+  const first = folded ? 1 : 0;
+  const count = first + plain.length + escapes.length;
   // The next hit of each search in the buffer last searched: a search is run again only
   // once the caller has moved past its hit, so a chunk is scanned once per search.
   let searched: Buffer | null = null;
   const hits: number[] = new Array(count).fill(-2);
   const find = (k: number, buf: Buffer, from: number, text?: () => string): number => {
-    if (k === count - 1) {
-      let at = buf.indexOf(BYPASS[0], from);
-      while (at >= 0 && harmlessU(buf, at)) at = buf.indexOf(BYPASS[0], at + 2);
-      return at;
-    }
-    if (k === count - 2) return buf.indexOf(BYPASS[1], from);
-    if (folded) {
+    if (k < first) {
       // Case folded over the bytes read as Latin-1: one character per byte, ASCII folds as in the pattern.
-      folded.lastIndex = from;
-      const m = folded.exec(text ? text() : buf.toString('latin1'));
+      folded!.lastIndex = from;
+      const m = folded!.exec(text ? text() : buf.toString('latin1'));
       return m ? m.index : -1;
     }
-    return buf.indexOf(searches[k], from);
+    if (k < first + plain.length) return buf.indexOf(plain[k - first], from);
+    const prefix = escapes[k - first - plain.length];
+    let at = buf.indexOf(prefix, from);
+    while (at >= 0 && harmlessEscape(buf, at, units)) at = buf.indexOf(prefix, at + 2);
+    return at;
   };
   return {
     needles,
@@ -175,8 +109,6 @@ export function prefilterFor(literals: string[] | null, ignoreCase: boolean): Pr
       if (buf !== searched) {
         searched = buf;
         hits.fill(-2);
-        // `\/` spells only `/`: literals without one need no search for it.
-        if (!slash) hits[count - 2] = -1;
       }
       let best = -1;
       for (let k = 0; k < count; k++) {

@@ -1,10 +1,11 @@
 // The byte pre-filter of tx-grep: the literal a pattern requires, and the lines it lets
 // through, which must include every line that could match, numbered as tx-parse numbers.
 import t from 'tap';
-import { candidateLines, prefilterFor, requiredLiterals } from '../../lib/core/prefilter.js';
+import { patternLiterals } from '../../lib/core/pattern-literals.js';
+import { candidateLines, prefilterFor } from '../../lib/core/prefilter.js';
 import { prng } from '../helpers.js';
 
-t.test('the literals a pattern requires: fixed strings whole, regular expressions by their longest plain run outside groups, one per top-level branch', async (t) => {
+t.test('the literals an RE2 pattern requires: fixed strings whole, regular expressions by their longest plain run outside groups, one per top-level branch', async (t) => {
   const cases: [string, boolean, boolean, string[] | null][] = [
     ['a.b', true, false, ['a.b']],
     ['a|b', true, false, ['a|b']],
@@ -21,14 +22,32 @@ t.test('the literals a pattern requires: fixed strings whole, regular expression
     ['error|fail(ed)?|error', false, false, ['error', 'fail']],
     ['cat|.*', false, false, null],
     ['(cat|dog)s', false, false, ['s']],
-    ['\\u00e9t\\x41', false, false, ['t']],
+    ['\\u00e9t', false, false, null],
+    ['\\x{e9}t\\x41', false, false, ['étA']],
+    ['[]a]bc', false, false, ['bc']],
+    ['[^]a]bc', false, false, ['bc']],
+    ['[[:alpha:]]xyz', false, false, ['xyz']],
+    ['\\Qa.b\\E+c', false, false, ['a.b']],
+    ['\\Qa(b', false, false, ['a(b']],
+    ['a{2}bc', false, false, ['bc']],
+    ['x{,5}y', false, false, ['x{,5}y']],
+    ['ab{0,3}c', false, false, ['a']],
+    ['\\pLfoo\\p{Greek}', false, false, ['foo']],
+    ['(?P<n>ab)cd(?<m>x)', false, false, ['cd']],
+    ['bug\\.\\nThe', false, false, ['bug.\nThe']],
+    ['ab*?cd', false, false, ['cd']],
+    ['(a)\\1', false, false, null],
+    ['a[b', false, false, null],
     ['a\\|b', false, false, ['a|b']],
     ['.*', false, false, null],
     ['', false, false, null],
     ['naïve bug', false, true, ['ve bug']],
     ['café', true, false, ['café']],
   ];
-  for (const [pattern, fixed, ignoreCase, want] of cases) t.same(requiredLiterals(pattern, fixed, ignoreCase), want, `${JSON.stringify(pattern)}${fixed ? ' -F' : ''}${ignoreCase ? ' -i' : ''}`);
+  for (const [pattern, fixed, ignoreCase, want] of cases) t.same(patternLiterals(pattern, fixed, ignoreCase).literals, want, `${JSON.stringify(pattern)}${fixed ? ' -F' : ''}${ignoreCase ? ' -i' : ''}`);
+  t.same(patternLiterals('ab(?i)cd', false, false), { literals: ['abcd'], ignoreCase: true }, 'an i flag anywhere folds every literal');
+  t.same(patternLiterals('(?i:x)yz', false, false), { literals: ['yz'], ignoreCase: true });
+  t.same(patternLiterals('(?s)yz', false, false), { literals: ['yz'], ignoreCase: false }, 'other flags do not');
 });
 
 t.test('a literal is searched as JSON writes it: quotes, backslashes and newlines escaped, other characters as UTF-8', async (t) => {
@@ -39,16 +58,31 @@ t.test('a literal is searched as JSON writes it: quotes, backslashes and newline
   t.equal(prefilterFor(null, false), null, 'no literal, no pre-filter');
 });
 
-/** The lines a correct pre-filter must let through, by a plain split: those holding the needle bytes or an escape (other than a control character's, or a \\u that is no escape). */
+/** ASCII letters folded, and nothing else (what the pre-filter folds under -i, besides the two characters below). */
+const foldAscii = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/**
+ * The lines a correct pre-filter must let through, by a plain split: those holding the
+ * needle's bytes, or an escape (\\uXXXX, not itself escaped) of one of its characters (in
+ * either case with -i), or with -i a K (Kelvin) or ſ (long s) where the needle has k or s,
+ * or \\/ where it has a slash.
+ */
 function expected(text: string, needle: string, ignoreCase: boolean): [number, string][] {
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
-  const has = (l: string) => (ignoreCase ? l.toLowerCase().includes(needle.toLowerCase()) : l.includes(needle)) || /(?<!\\)(?:\\\\)*\\u(?!00[01][0-9a-f])[0-9a-fA-F]{4}/.test(l) || (needle.includes('/') && l.includes('\\/'));
+  const units = new Set([...(ignoreCase ? needle + needle.toLowerCase() + needle.toUpperCase() : needle)].map((c) => c.charCodeAt(0)));
+  const k = ignoreCase && /k/i.test(needle);
+  const s = ignoreCase && /s/i.test(needle);
+  if (k) units.add(0x212a);
+  if (s) units.add(0x17f);
+  const escapes = (l: string) => [...l.matchAll(/(?<!\\)(?:\\\\)*\\u([0-9a-fA-F]{4})/g)].some((m) => units.has(parseInt(m[1], 16)));
+  const has = (l: string) =>
+    (ignoreCase ? foldAscii(l).includes(foldAscii(needle)) : l.includes(needle)) || escapes(l) || (k && l.includes('\u212a')) || (s && l.includes('\u017f')) || (needle.includes('/') && l.includes('\\/'));
   return lines.map((l, i) => [i + 1, l.replace(/\r$/, '')] as [number, string]).filter(([, l]) => has(l));
 }
 
-t.test('at every chunk boundary, the lines let through are exactly those holding the needle or an escape, with their line numbers', async (t) => {
-  const text = ['{"a":"no"}', '{"b":"a needle here"}', '{"c":"x"}\r', '{"d":"esc \\u00e9"}', '{"ansi":"\\u001b[32m ok"}', '{"path":"C:\\\\users\\\\u0041"}', '', '{"e":"NEEDLE"}', '{"f":"slash \\/"}', '{"g":"needle at end"}'].join('\n');
+t.test('at every chunk boundary, the lines let through are exactly those holding the needle or an escape of one of its characters, with their line numbers', async (t) => {
+  const text = ['{"a":"no"}', '{"b":"a needle here"}', '{"c":"x"}\r', '{"d":"esc \\u00e9"}', '{"ansi":"\\u001b[32m ok"}', '{"path":"C:\\\\users\\\\u006e"}', '', '{"e":"NEEDLE"}', '{"f":"slash \\/"}', '{"g":"n\\u0065edle"}', '{"h":"N\\u0045EDLE"}', '{"g":"needle at end"}'].join('\n');
   const bytes = Buffer.from(text);
   for (const ignoreCase of [false, true]) {
     const filter = prefilterFor(['needle'], ignoreCase);
@@ -68,7 +102,7 @@ t.test('at every chunk boundary, the lines let through are exactly those holding
 
 t.test('random texts in random chunks: the same lines as a plain split, and every line without a filter', async (t) => {
   const random = prng(7);
-  const words = ['{"t":"', 'abc', 'needle', 'NeEdLe', '\\u0041', '\\u001b[0m', '\\u001', '\\\\user', '\\\\u0041', '\\u00E9', '\\/', 'é', '\r', '\n', '"}', ' '];
+  const words = ['{"t":"', 'abc', 'needle', 'NeEdLe', '\\u0041', '\\u006e', '\\u006E', '\\u0045', '\\u001b[0m', '\\u001', '\\\\user', '\\\\u0064', '\\u00E9', '\\/', 'é', 'de', 'sk', 'ſ', '\u212a', '\\u017F', '\\u212a', '\r', '\n', '"}', ' '];
   for (let round = 0; round < 200; round++) {
     let text = '';
     for (let i = 0; i < 60; i++) text += words[Math.floor(random() * words.length)];
@@ -86,6 +120,8 @@ t.test('random texts in random chunks: the same lines as a plain split, and ever
     const either = [...candidateLines(chunks, prefilterFor(['abc', 'needle'], round % 2 === 1))].map((l) => [l.n, l.bytes.toString()]);
     const wantEither = new Set([...expected(text, 'abc', round % 2 === 1), ...expected(text, 'needle', round % 2 === 1)].map((x) => x[0]));
     t.same(either.map((x) => x[0]), [...wantEither].sort((a, b) => a - b), `round ${round}: two literals, either lets a line through`);
+    const desk = [...candidateLines(chunks, prefilterFor(['desk'], round % 2 === 1))].map((l) => [l.n, l.bytes.toString()]);
+    t.same(desk, expected(text, 'desk', round % 2 === 1), `round ${round}: with -i, K and ſ (raw or escaped) let a literal with k or s through`);
     const all = [...candidateLines(chunks, null)].map((l) => l.n);
     t.equal(all.length, expected(text, '', false).length, `round ${round}: every line without a filter`);
   }
