@@ -58,12 +58,13 @@ function isLow(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
 
-let readBuffer: Buffer | null = null;
+// One buffer for the search of every file of this thread (files are searched one after
+// another), and one for the length check of a file's lines, made during its search.
+const buffers: { search?: Buffer; check?: Buffer } = {};
 
 /** The chunks of a regular file, read into one buffer (candidateLines copies what it keeps). */
-function* fileChunks(fd: number): Generator<Buffer> {
-  // One buffer for every file of this thread: files are searched one after another.
-  const buf = (readBuffer ??= Buffer.allocUnsafe(READ));
+function* fileChunks(fd: number, use: 'search' | 'check'): Generator<Buffer> {
+  const buf = (buffers[use] ??= Buffer.allocUnsafe(READ));
   for (let pos = 0; ; ) {
     const got = readSync(fd, buf, 0, READ, pos);
     if (got === 0) return;
@@ -85,7 +86,7 @@ function* candidates(file: string, prefilter: Prefilter | null, onLong: (n: numb
   }
   const { fd } = openRegular(file);
   try {
-    yield* candidateLines(fileChunks(fd), prefilter, { onLong });
+    yield* candidateLines(fileChunks(fd, 'search'), prefilter, { onLong });
   } finally {
     closeSync(fd);
   }
@@ -96,7 +97,7 @@ function linesWithin(file: string, limit: number): boolean {
   const { fd } = openRegular(file);
   try {
     let run = 0;
-    for (const chunk of fileChunks(fd)) {
+    for (const chunk of fileChunks(fd, 'check')) {
       const first = chunk.indexOf(0x0a);
       if (first < 0) {
         run += chunk.length;
