@@ -23,15 +23,12 @@ export interface Prefilter {
 
 const BACKSLASH = 0x5c;
 const SLASH_ESCAPE = Buffer.from('\\/');
+const ESCAPE = Buffer.from('\\u');
 /** Characters outside ASCII that Unicode simple case folding (RE2's, and -i's) makes one with an ASCII letter: K (Kelvin) with k, ſ (long s) with s. */
 const ASCII_FOLDS = new Map([
   ['k', '\u212a'],
   ['s', '\u017f'],
 ]);
-
-function isHex(c: number): boolean {
-  return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
-}
 
 /** The code units a literal's characters may be spelled as by an escape: each of its own, and with -i their other cases. */
 function escapableUnits(literals: string[], ignoreCase: boolean): Set<number> {
@@ -43,31 +40,30 @@ function escapableUnits(literals: string[], ignoreCase: boolean): Set<number> {
   return units;
 }
 
-/** Every spelling of `\u` and the first three hex digits of each unit (hex letters in either case). */
-function escapePrefixes(units: Set<number>): Buffer[] {
-  const prefixes = new Set<string>();
-  for (const unit of units) {
-    let spellings = ['\\u'];
-    for (const digit of unit.toString(16).padStart(4, '0').slice(0, 3)) {
-      const cases = /[a-f]/.test(digit) ? [digit, digit.toUpperCase()] : [digit];
-      spellings = spellings.flatMap((s) => cases.map((c) => s + c));
-    }
-    for (const s of spellings) prefixes.add(s);
-  }
-  return [...prefixes].map((s) => Buffer.from(s));
+/** The value of a hex digit byte, or -1. */
+function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x61 && c <= 0x66) return c - 0x57;
+  if (c >= 0x41 && c <= 0x46) return c - 0x37;
+  return -1;
 }
 
 /**
- * True when the escape prefix found at `at` cannot spell a character of the literals: its
- * backslash is itself escaped (`\\u0041` is text about an escape), it is not followed by
- * four hex digits, or the unit it spells is none of `units`.
+ * True when the `\u` at `at` cannot spell a character of the literals: its backslash is
+ * itself escaped (`\\u0041` is text about an escape), it is not followed by four hex
+ * digits, or the unit it spells is none of `units`.
  */
 function harmlessEscape(buf: Buffer, at: number, units: Set<number>): boolean {
   let slashes = 0;
   for (let i = at - 1; i >= 0 && buf[i] === BACKSLASH; i--) slashes++;
   if (slashes % 2 === 1) return true;
-  if (!isHex(buf[at + 2]) || !isHex(buf[at + 3]) || !isHex(buf[at + 4]) || !isHex(buf[at + 5])) return true;
-  return !units.has(parseInt(buf.toString('latin1', at + 2, at + 6), 16));
+  let unit = 0;
+  for (let i = at + 2; i < at + 6; i++) {
+    const v = i < buf.length ? hexValue(buf[i]) : -1;
+    if (v < 0) return true;
+    unit = unit * 16 + v;
+  }
+  return !units.has(unit);
 }
 
 /** A pre-filter for literals, any of which lets a line through (null: every line goes through). */
@@ -77,15 +73,15 @@ export function prefilterFor(literals: string[] | null, ignoreCase: boolean): Pr
   const searches = needles.map((n) => Buffer.from(n));
   const folded = ignoreCase ? new RegExp(needles.map((n) => n.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')).join('|'), 'gi') : null;
   const units = escapableUnits(literals, ignoreCase);
-  const escapes = escapePrefixes(units);
   // Written raw, the non-ASCII characters that fold to an ASCII letter of a literal (-i).
   const rawFolds = ignoreCase ? [...ASCII_FOLDS].filter(([ascii]) => literals.some((l) => l.toLowerCase().includes(ascii))).map(([, other]) => Buffer.from(other)) : [];
   // `\/` spells only `/`: literals without one need no search for it.
   const slash = literals.some((l) => l.includes('/')) ? [SLASH_ESCAPE] : [];
-  // Searches, in order: the literals (one case-folding regular expression under -i), the raw folds, `\/`, the escapes.
+  // Searches, in order: the literals (one case-folding regular expression under -i), the raw folds, `\/`, `\u`.
+  // (One search for `\u`, each hit checked, costs less than one search per escape prefix, even among the ANSI colours of tool output.)
   const plain = [...(folded ? [] : searches), ...rawFolds, ...slash];
   const first = folded ? 1 : 0;
-  const count = first + plain.length + escapes.length;
+  const count = first + plain.length + 1;
   // The next hit of each search in the buffer last searched: a search is run again only
   // once the caller has moved past its hit, so a chunk is scanned once per search.
   let searched: Buffer | null = null;
@@ -98,9 +94,8 @@ export function prefilterFor(literals: string[] | null, ignoreCase: boolean): Pr
       return m ? m.index : -1;
     }
     if (k < first + plain.length) return buf.indexOf(plain[k - first], from);
-    const prefix = escapes[k - first - plain.length];
-    let at = buf.indexOf(prefix, from);
-    while (at >= 0 && harmlessEscape(buf, at, units)) at = buf.indexOf(prefix, at + 2);
+    let at = buf.indexOf(ESCAPE, from);
+    while (at >= 0 && harmlessEscape(buf, at, units)) at = buf.indexOf(ESCAPE, at + 2);
     return at;
   };
   return {
