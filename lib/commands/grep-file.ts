@@ -22,8 +22,12 @@ const CONTEXT = 60;
 /** The longest match shown whole in a snippet (longer ones are cut in the middle). */
 const MAX_MATCH = 200;
 const READ = 1 << 20;
-/** The longest line a file may have for the store's scan to read its title (the scan holds a line whole, more than once). */
-export const TITLE_LINE_LIMIT = 16 << 20;
+/**
+ * The longest line tx-grep parses (tx-parse's limit is 64 MiB), and the longest a file may
+ * have for the store's scan to read its title: a line is held as bytes, as text and as
+ * parsed strings at once (each up to twice its bytes), so this bounds the memory.
+ */
+export const LINE_LIMIT = 8 << 20;
 
 /** One hit, as tx-grep writes it. */
 export interface Hit {
@@ -79,17 +83,31 @@ function* candidates(file: string, prefilter: Prefilter | null, onLong: (n: numb
     let n = 0;
     for (const bytes of zstdFileLines(file)) {
       n++;
-      if (bytes.length > LONG_LINE) onLong(n);
+      if (bytes.length > lineLimit()) onLong(n);
       else if (prefilter === null || prefilter.next(bytes, 0) >= 0) yield { n, bytes };
     }
     return;
   }
   const { fd } = openRegular(file);
   try {
-    yield* candidateLines(fileChunks(fd, 'search'), prefilter, { onLong });
+    const reread = (position: number, length: number): Buffer => {
+      const buf = Buffer.allocUnsafe(length);
+      for (let got = 0; got < length; ) {
+        const n = readSync(fd, buf, got, length - got, position + got);
+        if (n === 0) return buf.subarray(0, got);
+        got += n;
+      }
+      return buf;
+    };
+    yield* candidateLines(fileChunks(fd, 'search'), prefilter, { limit: lineLimit(), onLong, reread });
   } finally {
     closeSync(fd);
   }
+}
+
+/** The longest line searched: LINE_LIMIT, or tx-parse's limit when that is lower. */
+function lineLimit(): number {
+  return Math.min(LINE_LIMIT, LONG_LINE);
 }
 
 /** True when every line of a regular file is at most `limit` bytes long (read in large chunks: two searches per chunk). */
@@ -119,8 +137,8 @@ function sessionFieldsOf(ctx: Context, file: string, harness: Harness): SessionF
   const store = facetOf(harness, 'codec').store;
   if (!store) return null;
   try {
-    if (!file.endsWith('.zst') && !linesWithin(file, TITLE_LINE_LIMIT)) {
-      ctx.note(`${file}: a line is longer than ${TITLE_LINE_LIMIT >> 20} MiB: its title is not read (its hits have title null)`);
+    if (!file.endsWith('.zst') && !linesWithin(file, LINE_LIMIT)) {
+      ctx.note(`${file}: a line is longer than ${LINE_LIMIT >> 20} MiB: its title is not read (its hits have title null)`);
       return null;
     }
     return store.scan(file, openRegularSize(file));
@@ -139,7 +157,7 @@ function openRegularSize(file: string): number {
 export async function searchFile(ctx: Context, file: string, search: Search): Promise<number> {
   let hits = 0;
   let fields: SessionFields | null | undefined;
-  const onLong = (n: number) => ctx.note(`${file}:${n}: line longer than ${LONG_LINE} bytes, not searched (tx-parse does not parse it either)`);
+  const onLong = (n: number) => ctx.note(`${file}:${n}: line longer than ${lineLimit()} bytes, not searched (tx-grep parses lines of up to ${LINE_LIMIT >> 20} MiB, so that its memory stays bounded)`);
   for (const { n, bytes } of candidates(file, search.prefilter, onLong)) {
     // Read as tx-parse reads the line: the flags of a line's end and BOM do not matter here.
     for (const record of parsePhysicalLine({ n, bytes, crlf: false, eol: true, bom: false }, file, DEFAULT_HARNESS)) {

@@ -124,6 +124,12 @@ export interface LongLines {
   limit?: number;
   /** Called with the line number of each line not searched. */
   onLong?: (n: number) => void;
+  /**
+   * Reads `length` bytes of the file at `position` (the chunks being the file's bytes in
+   * order): a line spanning chunks is then read again whole once its end is found, rather
+   * than kept in copies of its pieces, so it is held once.
+   */
+  reread?: (position: number, length: number) => Buffer;
 }
 
 /** A line that may match: its 1-based number and its bytes (valid until the next chunk is read). */
@@ -144,11 +150,15 @@ export function* candidateLines(chunks: Iterable<Buffer>, filter: Prefilter | nu
   let n = 0;
   let pending: Buffer[] = [];
   let pendingLength = 0;
+  // Where the pending line starts in the file, and where the chunk being read starts (with reread).
+  let pendingStart = 0;
+  let offset = 0;
   // A line past the limit is dropped as it is read, never joined (tx-parse does not parse it either).
   let tooLong = false;
-  const keep = (piece: Buffer) => {
+  const keep = (piece: Buffer, at: number) => {
     if (tooLong) return;
-    pending.push(Buffer.from(piece));
+    if (pendingLength === 0) pendingStart = offset + at;
+    if (!long.reread) pending.push(Buffer.from(piece));
     pendingLength += piece.length;
     if (pendingLength > limit) {
       tooLong = true;
@@ -167,12 +177,18 @@ export function* candidateLines(chunks: Iterable<Buffer>, filter: Prefilter | nu
     return { n, bytes };
   };
   const passes = (bytes: Buffer) => filter === null || filter.next(bytes, 0) >= 0;
+  const joined = (tail: Buffer): Buffer => {
+    if (long.reread) return long.reread(pendingStart, pendingLength + tail.length);
+    pending.push(tail);
+    return Buffer.concat(pending, pendingLength + tail.length);
+  };
   for (const chunk of chunks) {
     let start = 0;
     if (pendingLength > 0 || tooLong) {
       const nl = chunk.indexOf(LF);
       if (nl < 0) {
-        keep(chunk);
+        keep(chunk, 0);
+        offset += chunk.length;
         continue;
       }
       if (tooLong || pendingLength + nl > limit) {
@@ -180,11 +196,10 @@ export function* candidateLines(chunks: Iterable<Buffer>, filter: Prefilter | nu
         pendingLength = 0;
         skipped();
       } else {
-        pending.push(chunk.subarray(0, nl));
-        const joined = Buffer.concat(pending, pendingLength + nl);
+        const whole = joined(chunk.subarray(0, nl));
         pending = [];
         pendingLength = 0;
-        const l = line(joined);
+        const l = line(whole);
         if (passes(l.bytes)) yield l;
       }
       start = nl + 1;
@@ -219,12 +234,13 @@ export function* candidateLines(chunks: Iterable<Buffer>, filter: Prefilter | nu
       }
       start = last + 1;
     }
-    // Copied: the caller may read the next chunk into the same buffer.
-    if (start < chunk.length) keep(chunk.subarray(start));
+    // Copied (or read again): the caller may read the next chunk into the same buffer.
+    if (start < chunk.length) keep(chunk.subarray(start), start);
+    offset += chunk.length;
   }
   if (tooLong) skipped();
   else if (pendingLength > 0) {
-    const l = line(Buffer.concat(pending, pendingLength));
+    const l = line(joined(Buffer.alloc(0)));
     if (passes(l.bytes)) yield l;
   }
 }

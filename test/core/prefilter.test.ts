@@ -122,6 +122,9 @@ t.test('random texts in random chunks: the same lines as a plain split, and ever
     t.same(either.map((x) => x[0]), [...wantEither].sort((a, b) => a - b), `round ${round}: two literals, either lets a line through`);
     const desk = [...candidateLines(chunks, prefilterFor(['desk'], round % 2 === 1))].map((l) => [l.n, l.bytes.toString()]);
     t.same(desk, expected(text, 'desk', round % 2 === 1), `round ${round}: with -i, K and ſ (raw or escaped) let a literal with k or s through`);
+    const reread = (at: number, length: number) => Buffer.from(bytes.subarray(at, at + length));
+    const again = [...candidateLines(chunks, prefilterFor(['needle'], round % 2 === 1), { reread })].map((l) => [l.n, l.bytes.toString()]);
+    t.same(again, got, `round ${round}: the same lines when a line spanning chunks is read again whole`);
     const all = [...candidateLines(chunks, null)].map((l) => l.n);
     t.equal(all.length, expected(text, '', false).length, `round ${round}: every line without a filter`);
   }
@@ -136,7 +139,8 @@ t.test('a line longer than the limit is not joined nor let through, and said by 
   const text = Buffer.from('{"a":"needle"}\n{"long":"needle ' + 'x'.repeat(40) + '"}\n{"c":"needle"}\n{"tail":"needle' + 'y'.repeat(40));
   for (let k = 0; k <= text.length; k++) {
     const said: number[] = [];
-    const got = [...candidateLines([Buffer.from(text.subarray(0, k)), Buffer.from(text.subarray(k))], prefilterFor(['needle'], false), { limit: 30, onLong: (n) => said.push(n) })].map((l) => l.n);
+    const reread = k % 2 === 0 ? undefined : (at: number, length: number) => Buffer.from(text.subarray(at, at + length));
+    const got = [...candidateLines([Buffer.from(text.subarray(0, k)), Buffer.from(text.subarray(k))], prefilterFor(['needle'], false), { limit: 30, onLong: (n) => said.push(n), reread })].map((l) => l.n);
     if (JSON.stringify([got, said]) !== JSON.stringify([[1, 3], [2, 4]])) t.same([got, said], [[1, 3], [2, 4]], `split at ${k}`);
   }
   t.pass('every split point');
