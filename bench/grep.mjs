@@ -54,6 +54,7 @@ const store = join(config, 'projects');
 const noCodex = join(config, 'no-codex');
 mkdirSync(noCodex, { recursive: true });
 const bytes = Number(execFileSync('bash', ['-c', `du -sb ${q(store)} | cut -f1`], { encoding: 'utf8' }).trim());
+const sessions = Number(execFileSync('bash', ['-c', `find ${q(store)} -name '*.jsonl' | wc -l`], { encoding: 'utf8' }).trim());
 const mb = bytes / 1e6;
 
 /** Run a shell pipeline (stages split at " | ") under GNU time: wall seconds, CPU seconds of all its processes, peak RSS, and output lines. */
@@ -97,7 +98,7 @@ const QUESTIONS = [
 ];
 
 const cores = availableParallelism();
-console.log(`\nbench:grep: store of ${mb.toFixed(0)} MB (${args.sessions} sessions), ${args.runs} runs each, ${cores} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(`\nbench:grep: store of ${mb.toFixed(0)} MB (${sessions} session files), ${args.runs} runs each, ${cores} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 const cat = timed(`find ${q(store)} -name *.jsonl -print0 | xargs -0 cat`);
 console.log(`cat of every file: ${cat.secs.toFixed(2)} s (${(mb / cat.secs).toFixed(0)} MB/s)`);
 console.log(`\n${'question'.padEnd(22)} ${'command'.padEnd(26)} ${'s'.padStart(7)} ${'MB/s'.padStart(7)} ${'CPU s'.padStart(7)} ${'RSS MB'.padStart(7)} ${'hits'.padStart(7)}  vs rg+jq (wall, CPU)`);

@@ -8,7 +8,7 @@ import { QUESTION_FLAGS, type FilterCodec, type Question, type QuestionFlag, typ
 import { facetOf, loadAll } from '../codecs.js';
 import { KINDS, type Harness, type Kind, type RecordHeader, type RecordView } from '../record.js';
 import { stringifyJson } from '../core/json/json-text.js';
-import { compilePattern, PatternError, type TextMatcher } from '../core/pattern.js';
+import { compilePattern, PatternError, type TextMatcher } from '../core/search/pattern.js';
 
 const HELP = `usage: tx-filter [QUESTION...] [FILTER...] [--view] [FILE...]
 

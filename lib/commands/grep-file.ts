@@ -1,5 +1,5 @@
 // tx-grep's search of one session file: the lines the byte pre-filter lets through
-// (lib/core/prefilter.ts) are read as tx-parse reads them (lib/records/parse-line.ts: a
+// (lib/core/search/prefilter.ts) are read as tx-parse reads them (lib/records/parse-line.ts: a
 // line that is not UTF-8 or not JSON is an invalid record and holds no message text; two
 // objects glued on one line are two), their message texts taken from their harness's
 // codec by role, and matched. The session's title comes from the store's shallow scan,
@@ -11,8 +11,8 @@ import { DEFAULT_HARNESS, facetOf } from '../codecs.js';
 import { LONG_LINE } from '../core/input/lines.js';
 import { openRegular } from '../core/input/regular-file.js';
 import { zstdFileLines } from '../core/input/zstd-lines.js';
-import type { TextMatcher } from '../core/pattern.js';
-import { candidateLines, type Prefilter } from '../core/prefilter.js';
+import type { TextMatcher } from '../core/search/pattern.js';
+import { candidateLines, type Prefilter } from '../core/search/prefilter.js';
 import type { Context } from '../core/tool.js';
 import type { Harness } from '../record.js';
 import { parsePhysicalLine } from '../records/parse-line.js';

@@ -1,7 +1,7 @@
 // tx-grep: search the message text of sessions, every session of every store by
-// default. A byte pre-filter (lib/core/prefilter.ts) finds the lines that could match
+// default. A byte pre-filter (lib/core/search/prefilter.ts) finds the lines that could match
 // without parsing any other; those are parsed, their message texts taken from their
-// harness's codec by role, and matched in linear time (lib/core/pattern.ts; one file's
+// harness's codec by role, and matched in linear time (lib/core/search/pattern.ts; one file's
 // search is grep-file.ts). Files are searched one at a time on this thread and each
 // worker thread (--jobs), and the hits written in file order, so the output is the same for any --jobs.
 import { statSync } from 'node:fs';
@@ -9,9 +9,9 @@ import type { Codec, TextRole } from '../codec.js';
 import { HARNESSES, lineCodecFor, loadAll } from '../codecs.js';
 import { describeError } from '../core/fs-error.js';
 import { BrokenPipe, Output, OutputFailed } from '../core/output/output.js';
-import { compilePattern, PatternError, type TextMatcher } from '../core/pattern.js';
-import { patternLiterals } from '../core/pattern-literals.js';
-import { prefilterFor } from '../core/prefilter.js';
+import { compilePattern, PatternError, type TextMatcher } from '../core/search/pattern.js';
+import { patternLiterals } from '../core/search/pattern-literals.js';
+import { prefilterFor } from '../core/search/prefilter.js';
 import { UsageError, type Context, type Tool } from '../core/tool.js';
 import { searchFile, type Search } from './grep-file.js';
 

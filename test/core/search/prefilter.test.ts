@@ -1,11 +1,11 @@
 // The byte pre-filter of tx-grep: the literal a pattern requires, and the lines it lets
 // through, which must include every line that could match, numbered as tx-parse numbers.
 import t from 'tap';
-import { patternLiterals } from '../../lib/core/pattern-literals.js';
-import { candidateLines, prefilterFor } from '../../lib/core/prefilter.js';
-import { prng } from '../helpers.js';
+import { patternLiterals } from '../../../lib/core/search/pattern-literals.js';
+import { candidateLines, prefilterFor } from '../../../lib/core/search/prefilter.js';
+import { prng } from '../../helpers.js';
 
-t.test('the literals an RE2 pattern requires: fixed strings whole, regular expressions by their longest plain run outside groups, one per top-level branch', async (t) => {
+t.test('the literals an RE2 pattern requires: fixed strings whole, regular expressions by their best run of plain characters (times the plain alternatives of a group), one set per top-level branch', async (t) => {
   const cases: [string, boolean, boolean, string[] | null][] = [
     ['a.b', true, false, ['a.b']],
     ['a|b', true, false, ['a|b']],
@@ -21,7 +21,14 @@ t.test('the literals an RE2 pattern requires: fixed strings whole, regular expre
     ['cat|dog', false, false, ['cat', 'dog']],
     ['error|fail(ed)?|error', false, false, ['error', 'fail']],
     ['cat|.*', false, false, null],
-    ['(cat|dog)s', false, false, ['s']],
+    ['(cat|dog)s', false, false, ['cats', 'dogs']],
+    ['deploy (stream|value)', false, false, ['deploy stream', 'deploy value']],
+    ['deploy (stream|value)?', false, false, ['deploy ']],
+    ['x(a|b)(c|d)(e|f)(g|h)', false, false, ['xaceg', 'xacfg', 'xadeg', 'xadfg', 'xbceg', 'xbcfg', 'xbdeg', 'xbdfg'].map((s) => s.slice(0, 4)).filter((s, i, a) => a.indexOf(s) === i)],
+    ['(a|bc)+d', false, false, ['d']],
+    ['(ab|cd)+e', false, false, ['ab', 'cd']],
+    ['(a|b.)c', false, false, ['c']],
+    ['((a|b))c', false, false, ['c']],
     ['\\u00e9t', false, false, null],
     ['\\x{e9}t\\x41', false, false, ['étA']],
     ['[]a]bc', false, false, ['bc']],
@@ -33,7 +40,7 @@ t.test('the literals an RE2 pattern requires: fixed strings whole, regular expre
     ['x{,5}y', false, false, ['x{,5}y']],
     ['ab{0,3}c', false, false, ['a']],
     ['\\pLfoo\\p{Greek}', false, false, ['foo']],
-    ['(?P<n>ab)cd(?<m>x)', false, false, ['cd']],
+    ['(?P<n>ab)cd(?<m>x)', false, false, ['abcdx']],
     ['bug\\.\\nThe', false, false, ['bug.\nThe']],
     ['ab*?cd', false, false, ['cd']],
     ['(a)\\1', false, false, null],
@@ -46,7 +53,7 @@ t.test('the literals an RE2 pattern requires: fixed strings whole, regular expre
   ];
   for (const [pattern, fixed, ignoreCase, want] of cases) t.same(patternLiterals(pattern, fixed, ignoreCase).literals, want, `${JSON.stringify(pattern)}${fixed ? ' -F' : ''}${ignoreCase ? ' -i' : ''}`);
   t.same(patternLiterals('ab(?i)cd', false, false), { literals: ['abcd'], ignoreCase: true }, 'an i flag anywhere folds every literal');
-  t.same(patternLiterals('(?i:x)yz', false, false), { literals: ['yz'], ignoreCase: true });
+  t.same(patternLiterals('(?i:x)yz', false, false), { literals: ['xyz'], ignoreCase: true });
   t.same(patternLiterals('(?s)yz', false, false), { literals: ['yz'], ignoreCase: false }, 'other flags do not');
 });
 

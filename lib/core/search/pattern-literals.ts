@@ -13,24 +13,29 @@ export interface PatternLiterals {
   ignoreCase: boolean;
 }
 
-/** A piece of a branch at the top level: a plain character, or anything else (a quantifier says how often the piece before it occurs). */
-type Piece = { char: string } | { other: true } | { min: number };
+/**
+ * A piece of a branch: a plain character, a group (its branches' pieces), a quantifier
+ * (how often the piece before it occurs, at least), or anything else.
+ */
+type Piece = { char: string } | { group: Piece[][] } | { min: number } | { other: true };
 
 const REPEAT = /^\{(\d+)(?:,(\d*))?\}/;
 const CONTROL: Record<string, string> = { a: '\x07', f: '\f', t: '\t', n: '\n', r: '\r', v: '\v' };
 const CLASS_ESCAPES = 'dDwWsSbBAzC';
 
 /**
- * The top-level branches of an RE2 pattern as pieces, and whether it sets the i flag;
- * null when the pattern holds something this reader does not know (an octal escape, an
- * unbalanced group...), which RE2 may reject or read otherwise.
+ * The top-level branches of an RE2 pattern as pieces (groups nested, read with a stack of
+ * their own, not by recursion), and whether it sets the i flag; null when the pattern
+ * holds something this reader does not know (an octal escape, an unbalanced group...),
+ * which RE2 may reject or read otherwise.
  */
 function readPattern(p: string): { branches: Piece[][]; ignoreCase: boolean } | null {
-  const branches: Piece[][] = [[]];
+  // The branches of each open group, innermost last; the first is the pattern's.
+  const open: Piece[][][] = [[[]]];
   let ignoreCase = false;
-  let depth = 0;
   const add = (piece: Piece) => {
-    if (depth === 0) branches[branches.length - 1].push(piece);
+    const branches = open[open.length - 1];
+    branches[branches.length - 1].push(piece);
   };
   let i = 0;
   const optionalLazy = () => {
@@ -100,19 +105,18 @@ function readPattern(p: string): { branches: Piece[][]; ignoreCase: boolean } | 
           i = p.indexOf('>', i) + 1;
         } else return null;
       } else i++;
-      add({ other: true });
-      depth++;
+      open.push([[]]);
       continue;
     }
     if (c === ')') {
-      if (depth === 0) return null;
-      depth--;
-      add({ other: true });
+      if (open.length === 1) return null;
+      const group = open.pop()!;
+      add({ group });
       i++;
       continue;
     }
     if (c === '|') {
-      if (depth === 0) branches.push([]);
+      open[open.length - 1].push([]);
       i++;
       continue;
     }
@@ -144,8 +148,8 @@ function readPattern(p: string): { branches: Piece[][]; ignoreCase: boolean } | 
     add({ char: ch });
     i += ch.length;
   }
-  if (depth !== 0) return null;
-  return { branches, ignoreCase };
+  if (open.length !== 1) return null;
+  return { branches: open[0], ignoreCase };
 }
 
 /** Index just past the character class opening at `at` (RE2 rules: a `]` first is literal, `[:name:]` inside), or -1. */
@@ -177,24 +181,65 @@ function classEnd(p: string, at: number): number {
   return -1;
 }
 
-/** The runs of plain characters a branch's every match contains. */
-function branchRuns(pieces: Piece[]): string[] {
-  const runs: string[] = [];
-  let cur: string[] = [];
+/** The most alternatives a run may have (each is one more search of every byte). */
+const MAX_ALTERNATIVES = 8;
+
+/** The strings of a group each of whose branches is plain characters only (`(stream|value)`), or null. */
+function plainAlternatives(branches: Piece[][], ignoreCase: boolean): string[] | null {
+  const alternatives: string[] = [];
+  for (const branch of branches) {
+    let s = '';
+    for (const piece of branch) {
+      if (!('char' in piece) || (ignoreCase && piece.char.charCodeAt(0) > 0x7f)) return null;
+      s += piece.char;
+    }
+    alternatives.push(s);
+  }
+  return alternatives;
+}
+
+/**
+ * The runs a branch's every match contains: each a set of strings, one of which is in the
+ * match (plain characters in a row, times the plain alternatives of a group among them:
+ * `deploy (stream|value)` is deploy stream or deploy value). With `ignoreCase` only ASCII
+ * counts (the pre-filter folds ASCII case).
+ */
+function branchRuns(pieces: Piece[], ignoreCase: boolean): string[][] {
+  const runs: string[][] = [];
+  let cur = [''];
+  // The run as it was before the last piece, for a quantifier that makes that piece optional.
+  let before = cur;
   const cut = () => {
-    if (cur.length > 0) runs.push(cur.join(''));
-    cur = [];
+    if (cur.every((s) => s.length > 0)) runs.push(cur);
+    cur = [''];
+    before = cur;
   };
   for (const piece of pieces) {
-    if ('char' in piece) cur.push(piece.char);
-    else if ('min' in piece) {
+    if ('char' in piece && !(ignoreCase && piece.char.charCodeAt(0) > 0x7f)) {
+      before = cur;
+      cur = cur.map((s) => s + piece.char);
+    } else if ('group' in piece) {
+      const alternatives = plainAlternatives(piece.group, ignoreCase);
+      if (alternatives === null || alternatives.length * cur.length > MAX_ALTERNATIVES) cut();
+      else {
+        before = cur;
+        cur = cur.flatMap((s) => alternatives.map((a) => s + a));
+      }
+    } else if ('min' in piece) {
       // The piece before may occur no time at all: it is not required. Repeated, it ends the run.
-      if (piece.min === 0) cur.pop();
+      if (piece.min === 0) cur = before;
       cut();
     } else cut();
   }
   cut();
   return runs;
+}
+
+/** The better of two runs: the one whose shortest string is longer (rarer in text), then the one with fewer strings. */
+function better(a: string[], b: string[] | null): boolean {
+  if (b === null) return true;
+  const shortest = (r: string[]) => Math.min(...r.map((s) => s.length));
+  return shortest(a) > shortest(b) || (shortest(a) === shortest(b) && a.length < b.length);
 }
 
 /**
@@ -204,23 +249,23 @@ function branchRuns(pieces: Piece[]): string[] {
  * case and the few other characters that fold to ASCII letters).
  */
 export function patternLiterals(pattern: string, fixed: boolean, ignoreCase: boolean): PatternLiterals {
-  let branchesRuns: string[][];
-  if (fixed) branchesRuns = [[pattern]];
+  let branchesRuns: string[][][];
+  if (fixed) branchesRuns = [ignoreCase ? pattern.split(/[^\x00-\x7f]+/).filter(Boolean).map((s) => [s]) : [[pattern]]];
   else {
     const read = readPattern(pattern);
     if (read === null) return { literals: null, ignoreCase };
     ignoreCase ||= read.ignoreCase;
-    branchesRuns = read.branches.map(branchRuns);
+    const folds = ignoreCase;
+    branchesRuns = read.branches.map((b) => branchRuns(b, folds));
   }
   const literals: string[] = [];
   for (const runs of branchesRuns) {
-    let best = '';
-    for (const run of runs) {
-      for (const part of ignoreCase ? run.split(/[^\x00-\x7f]+/) : [run]) if (part.length > best.length) best = part;
-    }
-    if (best.length === 0) return { literals: null, ignoreCase };
-    if (!literals.includes(best)) literals.push(best);
+    let best: string[] | null = null;
+    for (const run of runs) if (better(run, best)) best = run;
+    if (best === null || best.some((s) => s.length === 0)) return { literals: null, ignoreCase };
+    for (const s of best) if (!literals.includes(s)) literals.push(s);
   }
+  if (literals.length > MAX_ALTERNATIVES) return { literals: null, ignoreCase };
   return { literals, ignoreCase };
 }
 

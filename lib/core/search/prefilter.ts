@@ -1,7 +1,7 @@
 // The byte pre-filter of tx-grep: which lines of a session file could hold a match,
 // found by searching the file's bytes, so that only those lines are ever JSON.parsed.
 // A pattern is reduced to literals one of which every match contains
-// (lib/core/pattern-literals.ts). A JSON writer stores a string's characters as their
+// (pattern-literals.ts). A JSON writer stores a string's characters as their
 // UTF-8 bytes, with `"`, `\` and control characters escaped (`\"`, `\\`, `\n`, …), so a
 // literal is searched for as JSON.stringify writes it. Any other spelling of a character
 // is an escape `\uXXXX` (or `\/` for `/`): a line holding one that spells a character of
@@ -11,7 +11,7 @@
 // Lines longer than the read size are joined before they are searched, up to the limit
 // tx-parse parses (64 MiB); a longer line is dropped as it is read, so memory stays flat.
 
-import { LONG_LINE } from './input/lines.js';
+import { LONG_LINE } from '../input/lines.js';
 
 /** What the pre-filter searches a chunk for: the literal, and the escapes that bypass it. */
 export interface Prefilter {
