@@ -8,8 +8,14 @@
 // the u flag so that case folds as RE2 folds it (simple case folding: ſ is s, K is k).
 // A regular expression first runs as RE2's DFA, which says whether a text matches; only a
 // text that does is searched again for where (re2js finds a position with a slower NFA).
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS } from 're2js';
 import { isPlainPattern, patternLiterals } from './pattern-literals.js';
+
+// re2js is loaded the first time a regular expression is compiled: a plain string, the
+// commonest pattern, needs none of its 300 KB (loading it cost each thread about 50 ms).
+const require = createRequire(import.meta.url);
+let re2js: typeof import('re2js') | null = null;
 
 /** Where a match is in a text: its index and length in UTF-16 code units. */
 export interface Match {
@@ -79,6 +85,7 @@ function literalTest(pattern: string, ignoreCase: boolean): ((t: string) => bool
 export function compilePattern(pattern: string, options: PatternOptions = {}): TextMatcher {
   const ignoreCase = options.ignoreCase === true;
   if (options.fixed || isPlainPattern(pattern)) return plainMatcher(pattern, ignoreCase);
+  const { RE2JS } = (re2js ??= require('re2js') as typeof import('re2js'));
   let re: RE2JS;
   try {
     re = RE2JS.compile(pattern, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
