@@ -137,11 +137,13 @@ function sessionFieldsOf(ctx: Context, file: string, harness: Harness): SessionF
   const store = facetOf(harness, 'codec').store;
   if (!store) return null;
   try {
-    if (!file.endsWith('.zst') && !linesWithin(file, LINE_LIMIT)) {
+    const size = openRegularSize(file);
+    // A file no longer than the limit has no longer line: most files need no look.
+    if (!file.endsWith('.zst') && size > LINE_LIMIT && !linesWithin(file, LINE_LIMIT)) {
       ctx.note(`${file}: a line is longer than ${LINE_LIMIT >> 20} MiB: its title is not read (its hits have title null)`);
       return null;
     }
-    return store.scan(file, openRegularSize(file));
+    return store.scan(file, size);
   } catch {
     return null;
   }
