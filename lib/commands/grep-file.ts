@@ -27,7 +27,7 @@ const READ = 1 << 20;
  * have for the store's scan to read its title: a line is held as bytes, as text and as
  * parsed strings at once (each up to twice its bytes), so this bounds the memory.
  */
-export const LINE_LIMIT = 8 << 20;
+export const LINE_LIMIT = 4 << 20;
 
 /** One hit, as tx-grep writes it. */
 export interface Hit {

@@ -133,6 +133,7 @@ async function main(ctx: Context): Promise<number> {
   }
   const { files, problems } = filesOf(ctx, codecs, ctx.files);
   const { jobsWanted, runOnWorkers } = await import('../core/parallel/workers.js');
+  const { sizeHeaps } = await import('../core/parallel/heap-flags.js');
   const jobs = await jobsWanted(ctx.args.jobs);
   if (typeof jobs === 'string') throw new UsageError(jobs);
   if (jobs > 1 && files.length > 1) {
@@ -142,6 +143,10 @@ async function main(ctx: Context): Promise<number> {
     await counted.end();
     return status > 0 || problems > 0 ? 2 : written > 0 ? 0 : 1;
   }
+  // On one thread as on several (a --jobs run sets it once its threads are online): a
+  // parsed line's strings wait in the old generation for a full collection, and V8 lets a
+  // small heap grow threefold first (-i refactor on 500 MB: 188 MB, with this 147 MB).
+  sizeHeaps();
   const { hits, errors } = await searchFiles(ctx, files, search);
   return errors + problems > 0 ? 2 : hits > 0 ? 0 : 1;
 }
