@@ -6,6 +6,10 @@
 //
 //   npm run bench:grep                    2 GB store of 10,000 sessions
 //   node bench/grep.mjs --mb 200 --sessions 1000 --runs 3 --keep
+//   node bench/grep.mjs --store DIR --before OLD/build     also an older build's rows
+//
+// Each run is a round that runs every row of a question once, so that a slower minute
+// of the machine weighs on a row and its reference alike.
 //
 // The store (bench/store.mjs, from ../shared/bench/gen-corpus.mjs) is made in a temp
 // dir and deleted afterwards unless --keep (or reused with --store DIR). ripgrep is
@@ -21,7 +25,7 @@ import { buildStore } from './store.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = minimist(process.argv.slice(2), {
   boolean: ['keep'],
-  string: ['store'],
+  string: ['store', 'before'],
   default: { sessions: 10000, mb: 2000, seed: 1, runs: 3, tmp: tmpdir(), gen: join(root, '..', 'shared', 'bench', 'gen-corpus.mjs') },
 });
 const say = (s) => process.stderr.write(`bench:grep: ${s}\n`);
@@ -50,6 +54,7 @@ const store = join(config, 'projects');
 const noCodex = join(config, 'no-codex');
 mkdirSync(noCodex, { recursive: true });
 const bytes = Number(execFileSync('bash', ['-c', `du -sb ${q(store)} | cut -f1`], { encoding: 'utf8' }).trim());
+const sessions = Number(execFileSync('bash', ['-c', `find ${q(store)} -name '*.jsonl' | wc -l`], { encoding: 'utf8' }).trim());
 const mb = bytes / 1e6;
 
 /** Run a shell pipeline (stages split at " | ") under GNU time: wall seconds, CPU seconds of all its processes, peak RSS, and output lines. */
@@ -68,13 +73,17 @@ function measure(pipelineText) {
   };
 }
 
-function timed(cmd) {
-  const rs = [];
-  for (let i = 0; i < args.runs; i++) rs.push(measure(cmd));
-  return { secs: median(rs.map((r) => r.secs)), cpu: median(rs.map((r) => r.cpu)), rssMB: Math.max(...rs.map((r) => r.rssKB)) / 1024, lines: rs[0].lines };
+/** Medians of runs of each command, run in rounds (every command once per round). */
+function timedRounds(cmds) {
+  const rs = cmds.map(() => []);
+  for (let i = 0; i < args.runs; i++) cmds.forEach((cmd, k) => rs[k].push(measure(cmd)));
+  return rs.map((r) => ({ secs: median(r.map((x) => x.secs)), cpu: median(r.map((x) => x.cpu)), rssMB: Math.max(...r.map((x) => x.rssKB)) / 1024, lines: r[0].lines }));
 }
+const timed = (cmd) => timedRounds([cmd])[0];
 
-const txGrep = (flags) => `node ${q(join(root, 'build', 'bin', 'tx-grep.js'))} ${flags} --config-dir ${q(config)} --codex-home ${q(noCodex)}`;
+const txGrepOf = (build) => (flags) => `node ${q(join(build, 'bin', 'tx-grep.js'))} ${flags} --config-dir ${q(config)} --codex-home ${q(noCodex)}`;
+const txGrep = txGrepOf(join(root, 'build'));
+const before = args.before ? txGrepOf(args.before) : null;
 const hasRg = spawnSync('bash', ['-c', 'command -v rg']).status === 0;
 if (!hasRg) say('rg is not installed (apt-get install ripgrep): the rg + jq rows are left out');
 
@@ -89,22 +98,27 @@ const QUESTIONS = [
 ];
 
 const cores = availableParallelism();
-console.log(`\nbench:grep: store of ${mb.toFixed(0)} MB (${args.sessions} sessions), ${args.runs} runs each, ${cores} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(`\nbench:grep: store of ${mb.toFixed(0)} MB (${sessions} session files), ${args.runs} runs each, ${cores} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 const cat = timed(`find ${q(store)} -name *.jsonl -print0 | xargs -0 cat`);
 console.log(`cat of every file: ${cat.secs.toFixed(2)} s (${(mb / cat.secs).toFixed(0)} MB/s)`);
 console.log(`\n${'question'.padEnd(22)} ${'command'.padEnd(26)} ${'s'.padStart(7)} ${'MB/s'.padStart(7)} ${'CPU s'.padStart(7)} ${'RSS MB'.padStart(7)} ${'hits'.padStart(7)}  vs rg+jq (wall, CPU)`);
 for (const question of QUESTIONS) {
-  const rows = [];
-  let ref = null;
+  const named = [];
   if (hasRg) {
-    rows.push(['rg alone', timed(`rg --no-filename --no-line-number ${question.rg} ${q(store)}`)]);
-    ref = timed(`rg --no-filename --no-line-number ${question.rg} ${q(store)} | jq -c ${q(JQ_TEXTS + '|' + question.jq)}`);
-    rows.push(['rg | jq', ref]);
+    named.push(['rg alone', `rg --no-filename --no-line-number ${question.rg} ${q(store)}`]);
+    named.push(['rg | jq', `rg --no-filename --no-line-number ${question.rg} ${q(store)} | jq -c ${q(JQ_TEXTS + '|' + question.jq)}`]);
   }
-  rows.push([`tx-grep --jobs ${cores}`, timed(txGrep(`${question.tx} --jobs ${cores}`))]);
-  rows.push(['tx-grep --jobs 1', timed(txGrep(`${question.tx} --jobs 1`))]);
+  if (before) {
+    named.push([`before --jobs ${cores}`, before(`${question.tx} --jobs ${cores}`)]);
+    named.push(['before --jobs 1', before(`${question.tx} --jobs 1`)]);
+  }
+  named.push([`tx-grep --jobs ${cores}`, txGrep(`${question.tx} --jobs ${cores}`)]);
+  named.push(['tx-grep --jobs 1', txGrep(`${question.tx} --jobs 1`)]);
+  const results = timedRounds(named.map(([, cmd]) => cmd));
+  const rows = named.map(([name], k) => [name, results[k]]);
+  const ref = hasRg ? results[1] : null;
   for (const [name, r] of rows) {
-    const vs = ref && name.startsWith('tx-grep') ? `${(ref.secs / r.secs).toFixed(2)}x, ${(ref.cpu / r.cpu).toFixed(2)}x` : '';
+    const vs = ref && (name.startsWith('tx-grep') || name.startsWith('before')) ? `${(ref.secs / r.secs).toFixed(2)}x, ${(ref.cpu / r.cpu).toFixed(2)}x` : '';
     console.log(`${question.name.padEnd(22)} ${name.padEnd(26)} ${r.secs.toFixed(2).padStart(7)} ${(mb / r.secs).toFixed(0).padStart(7)} ${r.cpu.toFixed(2).padStart(7)} ${r.rssMB.toFixed(0).padStart(7)} ${String(r.lines).padStart(7)}  ${vs}`);
   }
 }

@@ -357,8 +357,8 @@ export interface SessionStore {
   installTarget: ((config: string, cwd: string, id: string, parent?: { session: string; agentId: string }, startedAt?: string) => InstallTarget) | null;
   /** The shell command that resumes an installed session. */
   resumeCommand(id: string): string;
-  /** The subagents of a session file, one listing object each. */
-  subagents(file: string, counter?: ReadCounter): object[];
+  /** The subagents of a session file, one listing object each; what is there but cannot be read is told to `onProblem`. */
+  subagents(file: string, counter?: ReadCounter, onProblem?: (path: string, message: string) => void): object[];
   /** The plugin registry file under a configuration directory, or null when the harness has none. */
   pluginRegistryPath(config: string): string | null;
   /** Read a plugin registry file, one listing object per installed plugin. */

@@ -17,6 +17,8 @@ export interface CommonSession {
   git_branch?: string;
   version?: string;
   model?: string;
+  /** The provider the model was reached through, where the harness records one (Codex's session_meta.model_provider). */
+  model_provider?: string;
   started_at?: string;
   /** For a subagent transcript: the session and tool_use that spawned it. */
   parent?: { session: string; tool_use_id?: string; agent_id?: string; agent_type?: string; description?: string };
@@ -48,8 +50,9 @@ export interface CommonMessage {
 /** One line of a Common stream. */
 export type CommonLine = CommonSession | CommonMessage;
 
-/** Token accounting of one API message, as the API reports it. */
+/** Token accounting of one API message, in the Anthropic API's fields. */
 export interface Usage {
+  /** Input tokens without cache reads and cache writes (their own fields), whatever the harness counts. */
   input_tokens?: number;
   output_tokens?: number;
   cache_read_input_tokens?: number;
@@ -211,7 +214,7 @@ export function cleanSession(value: any): { session: CommonSession; problems: st
   const problems: string[] = [];
   const session: CommonSession = { type: 'session', harness: typeof value.harness === 'string' ? value.harness : 'unknown', id: typeof value.id === 'string' ? value.id : '' };
   if (value.id !== undefined && typeof value.id !== 'string') problems.push('a session id that is not a string');
-  for (const key of ['title', 'custom_title', 'ai_title', 'cwd', 'git_branch', 'version', 'model', 'started_at', 'src'] as const) {
+  for (const key of ['title', 'custom_title', 'ai_title', 'cwd', 'git_branch', 'version', 'model', 'model_provider', 'started_at', 'src'] as const) {
     const v = value[key];
     if (typeof v === 'string') session[key] = v;
     else if (v !== undefined && v !== null) problems.push(`a session ${key} that is not a string, left out`);

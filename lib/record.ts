@@ -83,12 +83,59 @@ export function lineEnd(header: RecordHeader): string {
   return header.crlf ? '\r\n' : '\n';
 }
 
-/** A parsed JSON value that is a record (has a record's header fields). */
+/** A parsed JSON value that is a record (has a record's header fields, each of its type). */
 export function isRecordValue(v: unknown): boolean {
   return isHeader(v) && !Array.isArray(v);
 }
 
 /** True when a parsed value has a record header's fields, each of its type. */
 export function isHeader(h: any): h is RecordHeader {
-  return h !== null && typeof h === 'object' && typeof h.harness === 'string' && typeof h.kind === 'string' && typeof h.n === 'number';
+  return h !== null && typeof h === 'object' && typeof h.harness === 'string' && typeof h.kind === 'string' && typeof h.n === 'number' && headerProblem(h) === null;
+}
+
+/**
+ * A parsed object that means to be a record (it has two of `harness`, `kind` and `n`, which
+ * no native line of a harness has together), whether or not its fields are right.
+ */
+export function looksLikeRecord(v: unknown): boolean {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  return (Object.hasOwn(v, 'harness') ? 1 : 0) + (Object.hasOwn(v, 'kind') ? 1 : 0) + (Object.hasOwn(v, 'n') ? 1 : 0) >= 2;
+}
+
+/** Stands for a path with a NUL in it, in a message. */
+const NUL_PATH = Symbol('a string with a NUL byte');
+const STRINGS = ['error', 'raw', 'raw_base64'] as const;
+const FLAGS = ['bom', 'crlf', 'eol', 'glued'] as const;
+
+/**
+ * Why an object is not a record's header (`"src" is a number, not a string`), or null when
+ * every field is of its type: a record is data, and a field of another type must not
+ * reach a tool that takes `src` for a path or `n` for a line number.
+ */
+export function headerProblem(h: any): string | null {
+  if (h === null || typeof h !== 'object' || Array.isArray(h)) return 'not a JSON object';
+  if (typeof h.harness !== 'string' || h.harness === '') return fieldProblem('harness', h.harness, 'a harness name');
+  if (typeof h.kind !== 'string' || h.kind === '') return fieldProblem('kind', h.kind, 'a kind');
+  if (!Number.isSafeInteger(h.n) || h.n < 1) return fieldProblem('n', h.n, 'a line number (a whole number from 1)');
+  // A path: node:fs refuses one with a NUL in it, and an empty one names nothing.
+  if (h.src !== undefined && (typeof h.src !== 'string' || h.src === '' || h.src.includes('\0'))) return fieldProblem('src', typeof h.src === 'string' && h.src !== '' ? NUL_PATH : h.src, 'a file path');
+  for (const key of STRINGS) if (h[key] !== undefined && typeof h[key] !== 'string') return fieldProblem(key, h[key], 'a string');
+  for (const key of FLAGS) if (h[key] !== undefined && typeof h[key] !== 'boolean') return fieldProblem(key, h[key], 'true or false');
+  return null;
+}
+
+function fieldProblem(key: string, value: unknown, wanted: string): string {
+  return `"${key}" is ${value === undefined ? 'missing' : describe(value)}, not ${wanted}`;
+}
+
+/** A value named by its JSON type, with a short number or string shown. */
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'number') return `the number ${value}`;
+  if (typeof value === 'boolean') return `${value}`;
+  if (value === NUL_PATH) return 'a string with a NUL byte';
+  if (typeof value === 'string') return value.length <= 40 && !/[\u0000-\u001f]/.test(value) ? JSON.stringify(value) : 'a string';
+  return typeof value;
 }

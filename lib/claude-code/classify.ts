@@ -30,13 +30,11 @@ export const META_TYPES = new Set([
 /** Line types that carry a session title. */
 export const TITLE_TYPES = new Set(['custom-title', 'agent-name', 'ai-title']);
 
+/** How the text the client writes when a person interrupts a turn begins. */
+export const INTERRUPTED = '[Request interrupted by user';
+
 /** Text prefixes the harness writes into user lines (not typed by a person). */
-export const INJECTED_PREFIXES = [
-  '<system-reminder>',
-  '<task-notification>',
-  'This session is being continued from a previous conversation',
-  '[Request interrupted by user',
-];
+export const INJECTED_PREFIXES = ['<system-reminder>', '<task-notification>', 'This session is being continued from a previous conversation', INTERRUPTED];
 
 /** The text a user line leads with: the string body, or the first block's text; null when it leads with no text. */
 export function leadingText(content: unknown): string | null {
@@ -45,6 +43,12 @@ export function leadingText(content: unknown): string | null {
   const first = content[0];
   if (first && first.type === 'text' && typeof first.text === 'string') return first.text;
   return null;
+}
+
+/** True when a user line led by this text is not a typed prompt: an envelope or a text the client itself writes (classifyUser's rule on the leading text). */
+export function leadsAsInjected(text: string): boolean {
+  const envelope = envelopeKind(text);
+  return envelope === 'command' || envelope === 'command-output' || envelope === 'caveat' || INJECTED_PREFIXES.some((p) => text.startsWith(p));
 }
 
 /** True when a user message's content holds a tool_result block. */
@@ -70,8 +74,7 @@ function classifyUser(line: any): Kind {
   if (text !== null) {
     const envelope = envelopeKind(text);
     if (envelope === 'command' || envelope === 'command-output') return envelope;
-    if (envelope === 'caveat') return 'injected';
-    if (INJECTED_PREFIXES.some((p) => text.startsWith(p))) return 'injected';
+    if (leadsAsInjected(text)) return 'injected';
   } else if (!Array.isArray(content) || !content.some((b) => b && (b.type === 'text' || b.type === 'image'))) {
     return 'other';
   }

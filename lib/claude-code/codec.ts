@@ -20,6 +20,7 @@ import { subagentFiles } from './subagent-files.js';
 import { countSubagents, subagentsOf } from './subagents.js';
 import { countLines } from '../core/input/file-lines.js';
 import { messageTexts } from './text.js';
+import { CLAUDE_LARGEST_WINDOW, CLAUDE_WINDOW, claudeRecordedContext } from './window.js';
 
 const store: SessionStore = {
   configDir,
@@ -47,7 +48,7 @@ export const claudeCodec: Codec = {
   ...claudeCommonCodec,
   texts: messageTexts,
   // The Messages API takes object inputs only, and thinking only with its own signature.
-  continueRules: { contextWindow: 200_000, startsAtCompaction: true, objectInputs: true, results: 'next', userFirst: true, callsWithoutResults: [], dropsForeignReasoning: true },
+  continueRules: { contextWindow: CLAUDE_WINDOW, largestWindow: CLAUDE_LARGEST_WINDOW, recorded: claudeRecordedContext, startsAtCompaction: true, objectInputs: true, results: 'next', userFirst: true, callsWithoutResults: [], dropsForeignReasoning: true },
   fromCommon: (session, options) => new CommonToClaude(session, options),
   store,
   markup: { tags: ENVELOPE_TAGS, escape: escapeEnvelope, unescape: unescapeEnvelope, slots: envelopeSlots, rewriteBody: rewriteEnvelopeBody },

@@ -2,6 +2,7 @@
 // that carry it out. Line ids are UUIDv5 of the session id and the line's position, so
 // the same input always gives the same bytes.
 import { isModeled, usableBlocks, type ArtifactBlock, type Block, type CommonMessage, type CommonSession, type TextBlock, type ToolResultBlock, type ToolUseBlock } from '../common.js';
+import { INTERRUPTED, leadsAsInjected } from './classify.js';
 import { escapeEnvelope } from './escape.js';
 import { uuidV5 } from '../core/uuid.js';
 import { stringifyJson } from '../core/json/json-text.js';
@@ -210,9 +211,16 @@ export class CommonToClaude {
         // a message sent while it was working, from a queued_command attachment.
         flush();
         lines.push(this.envelope('attachment', sidechain, { attachment: queuedCommand(b) }));
+      } else if (b.type === 'text' && b.text.startsWith(INTERRUPTED)) {
+        // The client writes an interruption as a line of its own: a prompt before or after it stays a prompt.
+        flush();
+        pending.push({ type: 'text', text: b.text });
+        flush();
       } else if (b.type === 'text') {
+        if (!leadsAsInjected(b.text) && ledByInjected(pending)) flush();
         pending.push({ type: 'text', text: b.text });
       } else if (b.type === 'image') {
+        if (ledByInjected(pending)) flush();
         pending.push({ type: 'image', source: b.source });
       } else {
         this.warnings.push(`a ${b.type} block on a user message has no native form, left out`);
@@ -221,6 +229,16 @@ export class CommonToClaude {
     flush();
     return lines;
   }
+}
+
+/**
+ * True when a user line of these blocks would lead with a text the client wrote (an
+ * interruption, a reminder): what follows it there is not read as typed, so a typed text
+ * starts a line of its own (the client joins consecutive user lines again on resume).
+ */
+function ledByInjected(pending: unknown[]): boolean {
+  const first = pending[0] as { type?: unknown; text?: unknown } | undefined;
+  return first !== undefined && first.type === 'text' && typeof first.text === 'string' && leadsAsInjected(first.text);
 }
 
 /** The queued_command attachment of a prompt the person typed while a turn was running. */

@@ -1,10 +1,12 @@
 // A session's subagent transcripts on disk: <session-dir>/subagents/agent-<id>.jsonl,
 // each with agent-<id>.meta.json naming the Agent tool call (toolUseId) that spawned it.
 // The .meta.json documents are a few hundred bytes, so they are read whole (regular
-// files of at most 1 MiB: anything else counts as no meta).
-import { lstatSync, readdirSync } from 'node:fs';
+// files of at most 1 MiB). A transcript or a .meta.json that is there but cannot be
+// read (a FIFO, a device, a directory, a link to one; a .meta.json too large or not a
+// JSON object) is not taken for one, and its problem is kept for the caller to say.
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { readSmallFile } from '../core/input/regular-file.js';
+import { fileKind, readSmallFile } from '../core/input/regular-file.js';
 
 /** The largest .meta.json read (real ones are a few hundred bytes). */
 const META_LIMIT = 1 << 20;
@@ -16,6 +18,10 @@ export interface SubagentFile {
   file: string;
   /** The parsed .meta.json, or null when it is missing or unreadable. */
   meta: Record<string, unknown> | null;
+  /** Why the transcript, there, is not one (`a FIFO, not a regular file`). */
+  notRegular?: string;
+  /** Why the .meta.json, there, was not read. */
+  metaProblem?: string;
 }
 
 /** The side-file directory of a session file: its path without `.jsonl`. */
@@ -38,29 +44,27 @@ export function listSubagentFiles(sessionFile: string): SubagentFile[] {
     if (m) ids.add(m[1]);
   }
   return [...ids].sort().map((agentId) => {
-    let meta: Record<string, unknown> | null = null;
+    const sub: SubagentFile = { agentId, file: path.join(dir, `agent-${agentId}.jsonl`), meta: null };
+    const st = statSync(sub.file, { throwIfNoEntry: false });
+    if (st && !st.isFile()) sub.notRegular = `${fileKind(st)}, not a regular file`;
     try {
       const parsed = JSON.parse(readSmallFile(path.join(dir, `agent-${agentId}.meta.json`), META_LIMIT).toString('utf8'));
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) meta = parsed;
-    } catch {
-      meta = null;
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) sub.meta = parsed;
+      else sub.metaProblem = 'not a JSON object';
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') sub.metaProblem = err instanceof SyntaxError ? 'not JSON' : (err as Error).message;
     }
-    return { agentId, file: path.join(dir, `agent-${agentId}.jsonl`), meta };
+    return sub;
   });
 }
 
-/** The subagent transcripts beside a session file that are regular files; none for a file that is itself a subagent's. */
+/** The subagent transcripts beside a session file that are regular files (links to one included); none for a file that is itself a subagent's. */
 export function subagentFiles(sessionFile: string): string[] {
   if (path.basename(path.dirname(sessionFile)) === 'subagents' && /^agent-.*\.jsonl$/.test(path.basename(sessionFile))) return [];
   return listSubagentFiles(sessionFile)
-    .map((sub) => sub.file)
-    .filter((file) => {
-      try {
-        return lstatSync(file).isFile();
-      } catch {
-        return false;
-      }
-    });
+    .filter((sub) => sub.notRegular === undefined && statSync(sub.file, { throwIfNoEntry: false }) !== undefined)
+    .map((sub) => sub.file);
 }
 
 /** Subagent files of a session by the toolUseId in their meta, read once per session file. */

@@ -38,7 +38,8 @@ export function countSubagents(sessionFile: string): number {
   // Most sessions have none: a stat that does not throw costs a fraction of a failed readdir's exception.
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return 0;
   try {
-    return readdirSync(dir).filter((n) => n.startsWith('agent-') && n.endsWith('.jsonl')).length;
+    // A FIFO, a device or a directory of that name is no transcript.
+    return readdirSync(dir).filter((n) => n.startsWith('agent-') && n.endsWith('.jsonl') && statSync(path.join(dir, n), { throwIfNoEntry: false })?.isFile() === true).length;
   } catch {
     return 0;
   }
@@ -84,9 +85,18 @@ function str(v: unknown): string | null {
   return typeof v === 'string' ? v : null;
 }
 
-/** Every subagent of the session in `sessionFile`, in agent-id order, with its spawning call when found. */
-export function subagentsOf(sessionFile: string, counter?: ReadCounter): SubagentEntry[] {
-  const files = listSubagentFiles(sessionFile);
+/**
+ * Every subagent of the session in `sessionFile`, in agent-id order, with its spawning call
+ * when found; a transcript or .meta.json that is there but cannot be read is left out and
+ * told to `onProblem`, once each.
+ */
+export function subagentsOf(sessionFile: string, counter?: ReadCounter, onProblem?: (file: string, message: string) => void): SubagentEntry[] {
+  const files = listSubagentFiles(sessionFile).filter((f) => {
+    if (f.metaProblem !== undefined) onProblem?.(f.file.replace(/\.jsonl$/, '.meta.json'), `cannot read: ${f.metaProblem}`);
+    if (f.notRegular === undefined) return true;
+    onProblem?.(f.file, `cannot read: ${f.notRegular}; not listed`);
+    return false;
+  });
   const ids = new Set<string>();
   for (const f of files) if (typeof f.meta?.toolUseId === 'string') ids.add(f.meta.toolUseId);
   const spawns = findSpawns(sessionFile, ids, 300, counter);

@@ -75,7 +75,7 @@ class Merger {
     if (this.assistant && this.assistant.id === id) {
       // A resumed session can write a line again under its own uuid: the client keeps one.
       if (this.assistantUuids.includes(uuid)) return;
-      this.assistant.content.push(...blocks);
+      for (const b of blocks) this.assistant.content.push(b);
     } else {
       this.flush();
       this.assistantUuids = [];
@@ -110,7 +110,8 @@ class Merger {
       if (this.sidechain) m.sidechain = true;
       this.user = m;
     }
-    this.user.content.push(...blocks);
+    // One by one: spread arguments run out of stack on a line of a few hundred thousand blocks.
+    for (const b of blocks) this.user.content.push(b);
     this.userUuids.push(id);
   }
 

@@ -8,6 +8,7 @@ import { codexStatsCodec } from './codec-stats.js';
 import { CommonToCodex } from './from-common.js';
 import { codexStore } from './store.js';
 import { codexTexts } from './views.js';
+import { CODEX_LARGEST_WINDOW, CODEX_WINDOW, codexRecordedContext } from './window.js';
 
 /** The Codex codec. */
 export const codexCodec: Codec = {
@@ -18,7 +19,7 @@ export const codexCodec: Codec = {
   fromCommon: (session, options) => new CommonToCodex(session, options),
   // The window Codex 0.169.0 reports for its bundled models (model_context_window in its rollouts);
   // the client rebuilds a resumed conversation from the latest compacted line the writer puts at a compaction.
-  continueRules: { contextWindow: 258_400, startsAtCompaction: true, objectInputs: false, results: 'later', userFirst: false, callsWithoutResults: ['web_search_call'], dropsForeignReasoning: false },
+  continueRules: { contextWindow: CODEX_WINDOW, largestWindow: CODEX_LARGEST_WINDOW, recorded: codexRecordedContext, startsAtCompaction: true, objectInputs: false, results: 'later', userFirst: false, callsWithoutResults: ['web_search_call'], dropsForeignReasoning: false },
   store: codexStore,
   markup: null,
 };

@@ -7,6 +7,7 @@ import type { FromCommonOptions, NativeWriter } from '../codec.js';
 import { blockProblem, isModeled, usableBlocks, type Block, type CommonMessage, type CommonSession, type ImageBlock, type ToolResultBlock, type ToolUseBlock, type Usage } from '../common.js';
 import { stringifyJson } from '../core/json/json-text.js';
 import { isContextualUserMessage, RAW_ARGUMENTS } from './blocks.js';
+import { DEFAULT_PROVIDER, rolloutProvider } from './config.js';
 
 /** The Codex CLI version written in session_meta when the session does not come from Codex: the version this writer is checked against. */
 export const CODEX_CLI_VERSION = '0.169.0';
@@ -41,6 +42,10 @@ export class CommonToCodex implements NativeWriter {
   private readonly total = { input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: 0 };
   /** The last message's timestamp: when the session was last updated (session_index). */
   lastTimestamp: string | null = null;
+  /** The model provider the rollout names: the one the client resumes it under. */
+  private readonly provider: string;
+  /** The kinds of encrypted item of another provider left out, each said once. */
+  private readonly foreignSaid = new Set<string>();
   /** True when a line was written. */
   get wrote(): boolean {
     return this.started;
@@ -51,6 +56,24 @@ export class CommonToCodex implements NativeWriter {
     private readonly options: FromCommonOptions,
   ) {
     this.at = rfc3339(session.started_at) ?? EPOCH;
+    const { provider, problem } = rolloutProvider(options.modelProvider, options.config, this.fromCodex ? session.model_provider : undefined);
+    this.provider = provider;
+    if (problem) this.warnings.push(problem);
+  }
+
+  /**
+   * True when the encrypted items of the session (reasoning, a compaction's summary) can
+   * go back: they came from Codex under the provider the rollout names (a rollout that
+   * names none was OpenAI's). Another provider cannot decrypt them; they are left out.
+   */
+  private keepsEncrypted(what: string): boolean {
+    const from = this.session.model_provider ?? DEFAULT_PROVIDER;
+    if (this.fromCodex && from === this.provider) return true;
+    if (this.fromCodex && !this.foreignSaid.has(what)) {
+      this.foreignSaid.add(what);
+      this.warnings.push(`${what} encrypted by provider ${from} left out: the rollout names provider ${this.provider}, which cannot decrypt it`);
+    }
+    return false;
   }
 
   /** True when signatures and native types came from Codex, so they can go back to it. */
@@ -122,7 +145,7 @@ export class CommonToCodex implements NativeWriter {
       originator: ORIGINATOR,
       cli_version: this.fromCodex && s.version !== undefined ? s.version : CODEX_CLI_VERSION,
       source: 'cli',
-      model_provider: 'openai',
+      model_provider: this.provider,
     };
     if (s.git_branch !== undefined) meta.git = { branch: s.git_branch };
     return this.line('session_meta', meta);
@@ -134,15 +157,19 @@ export class CommonToCodex implements NativeWriter {
   }
 
   private tokenCount(u: Usage): Item {
+    // Codex counts cached reads and cache writes inside its input_tokens; Common keeps them apart.
+    const input = num(u.input_tokens) + num(u.cache_read_input_tokens) + num(u.cache_creation_input_tokens);
     const last = {
-      input_tokens: num(u.input_tokens),
+      input_tokens: input,
       cached_input_tokens: num(u.cache_read_input_tokens),
       output_tokens: num(u.output_tokens),
       reasoning_output_tokens: num(u.reasoning_output_tokens),
-      total_tokens: typeof u.total_tokens === 'number' ? u.total_tokens : num(u.input_tokens) + num(u.output_tokens),
+      total_tokens: typeof u.total_tokens === 'number' ? u.total_tokens : input + num(u.output_tokens),
     };
     for (const k of Object.keys(this.total) as (keyof typeof last)[]) this.total[k] += last[k];
-    return { type: 'token_count', info: { total_token_usage: { ...this.total }, last_token_usage: last, model_context_window: null }, rate_limits: null };
+    // The window is the client's own record of the model it ran; a session of another harness has none.
+    const window = this.fromCodex && typeof u.model_context_window === 'number' ? u.model_context_window : null;
+    return { type: 'token_count', info: { total_token_usage: { ...this.total }, last_token_usage: last, model_context_window: window }, rate_limits: null };
   }
 
   private assistantItems(content: Block[]): { item: Item; events: Item[] }[] {
@@ -174,12 +201,14 @@ export class CommonToCodex implements NativeWriter {
     switch (b.type) {
       case 'thinking': {
         const item: Item = { type: 'reasoning', summary: b.thinking === '' ? [] : [{ type: 'summary_text', text: b.thinking }] };
-        // A signature only Claude can read is no Codex encrypted_content.
-        if (this.fromCodex && b.signature !== undefined) item.encrypted_content = b.signature;
+        // A signature only Claude can read is no Codex encrypted_content, nor one another provider encrypted.
+        if (this.fromCodex && b.signature !== undefined && this.keepsEncrypted('reasoning')) item.encrypted_content = b.signature;
         return { item, events: b.thinking === '' ? [] : [{ type: 'agent_reasoning', text: b.thinking }] };
       }
       case 'redacted_thinking':
-        if (b.native_type === 'compaction' || b.native_type === 'context_compaction') return { item: { type: b.native_type, encrypted_content: b.data }, events: [] };
+        if (b.native_type === 'compaction' || b.native_type === 'context_compaction') {
+          return this.keepsEncrypted('a compaction summary') ? { item: { type: b.native_type, encrypted_content: b.data }, events: [] } : null;
+        }
         this.warnings.push('a redacted_thinking block (reasoning only Claude can read) has no Codex form, left out');
         return null;
       case 'tool_use':

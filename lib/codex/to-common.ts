@@ -22,6 +22,7 @@ interface Facts {
   cwd?: string;
   version?: string;
   model?: string;
+  modelProvider?: string;
   startedAt?: string;
   gitBranch?: string;
 }
@@ -92,7 +93,7 @@ export class CodexToCommon {
         if (p && Array.isArray(p.replacement_history)) this.compacted(p.replacement_history, n, ts);
         return;
       case 'event_msg':
-        if (p?.type === 'token_count') this.usage(p.info?.last_token_usage);
+        if (p?.type === 'token_count') this.usage(p.info?.last_token_usage, p.info?.model_context_window);
         else if (p?.type === 'thread_rolled_back' && typeof p.num_turns === 'number') this.rollback(p.num_turns);
         return;
       default:
@@ -131,6 +132,7 @@ export class CodexToCommon {
     if (typeof p.cli_version === 'string') this.facts.version = p.cli_version;
     if (typeof p.timestamp === 'string') this.facts.startedAt = p.timestamp;
     if (typeof p.git?.branch === 'string') this.facts.gitBranch = p.git.branch;
+    if (typeof p.model_provider === 'string' && p.model_provider !== '') this.facts.modelProvider = p.model_provider;
   }
 
   private sessionLine(): CommonSession {
@@ -141,6 +143,7 @@ export class CodexToCommon {
     if (f.gitBranch !== undefined) s.git_branch = f.gitBranch;
     if (f.version !== undefined) s.version = f.version;
     if (f.model !== undefined) s.model = f.model;
+    if (f.modelProvider !== undefined) s.model_provider = f.modelProvider;
     if (f.startedAt !== undefined) s.started_at = f.startedAt;
     if (this.opts.src !== undefined) s.src = this.opts.src;
     return s;
@@ -159,7 +162,8 @@ export class CodexToCommon {
         this.assistant = this.message('assistant', typeof item.id === 'string' ? item.id : id, ts);
         if (this.model !== undefined) this.assistant.model = this.model;
       }
-      this.assistant.content.push(...blocks);
+      // One by one: spread arguments run out of stack on a line of a few hundred thousand blocks.
+      for (const b of blocks) this.assistant.content.push(b);
       // A web search runs on the server: it has no output to wait for.
       for (const b of blocks) {
         if (!isModeled(b) || b.type !== 'tool_use' || b.native_type === 'web_search_call') continue;
@@ -213,7 +217,7 @@ export class CodexToCommon {
     if (settle && this.openCalls.size > 0) {
       const caller = this.openCalls.values().next().value as CommonMessage;
       this.results ??= this.message('user', `${caller.id}:aborted`, caller.timestamp);
-      this.results.content.push(...[...this.openCalls.keys()].map(abortedResult));
+      for (const id of this.openCalls.keys()) this.results.content.push(abortedResult(id));
       this.openCalls.clear();
     }
     if (this.assistant) this.emit(this.assistant, false, false);
@@ -246,15 +250,20 @@ export class CodexToCommon {
     this.restart = false;
   }
 
-  /** Usage of the response just read (the CLI reports it after the response's items). */
-  private usage(u: any): void {
+  /** Usage of the response just read (the CLI reports it after the response's items), with the window the client ran the model with. */
+  private usage(u: any, window: unknown): void {
     if (!this.assistant || this.assistant.usage || !u || typeof u !== 'object') return;
     const usage: Usage = {};
-    if (typeof u.input_tokens === 'number') usage.input_tokens = u.input_tokens;
+    // Codex counts cached reads and cache writes inside input_tokens; Common, as every tool, keeps them apart.
+    const cached = typeof u.cached_input_tokens === 'number' ? u.cached_input_tokens : 0;
+    const written = typeof u.cache_write_input_tokens === 'number' ? u.cache_write_input_tokens : 0;
+    if (typeof u.input_tokens === 'number') usage.input_tokens = Math.max(0, u.input_tokens - cached - written);
     if (typeof u.output_tokens === 'number') usage.output_tokens = u.output_tokens;
     if (typeof u.cached_input_tokens === 'number') usage.cache_read_input_tokens = u.cached_input_tokens;
+    if (typeof u.cache_write_input_tokens === 'number') usage.cache_creation_input_tokens = u.cache_write_input_tokens;
     if (typeof u.reasoning_output_tokens === 'number') usage.reasoning_output_tokens = u.reasoning_output_tokens;
     if (typeof u.total_tokens === 'number') usage.total_tokens = u.total_tokens;
+    if (typeof window === 'number' && window > 0) usage.model_context_window = window;
     this.assistant.usage = usage;
   }
 

@@ -4,13 +4,11 @@
 import { isMainThread } from 'node:worker_threads';
 import type { CommonCodec, SessionConverter } from '../codec.js';
 import { detectLineCodec, facetOf, loadAll } from '../codecs.js';
-import { splitLines } from '../core/input/lines.js';
 import { RawStrings } from '../core/json/raw-strings.js';
 import { readRecordBatches } from '../records/read.js';
 import type { Output } from '../core/output/output.js';
-import { regularReadStream } from '../core/input/regular-file.js';
+import { nativeFileRecords } from '../records/native-file.js';
 import type { Context, Tool } from '../core/tool.js';
-import { parsePhysicalLine } from '../records/parse-line.js';
 import { type Harness, type RecordView } from '../record.js';
 import { recordView } from '../records/record-bytes.js';
 
@@ -140,26 +138,34 @@ export class CommonWriter {
 
   /** Finish the last session and report what was skipped. */
   async end(): Promise<void> {
-    await this.finish();
+    await this.endInput();
     this.raw?.clear();
+  }
+
+  /**
+   * An input ended: its last session is finished and what was skipped in it said now, so
+   * that several files in one run say everything in the order they do when each is
+   * converted on its own (--jobs), not after the next file's first notes.
+   */
+  async endInput(): Promise<void> {
+    await this.finish();
+    this.raw?.forgetTaken();
     this.reportInvalid();
+    this.invalidSrcSet = false;
     for (const [harness, count] of this.unconverted) this.ctx.note(`${count} ${harness} records skipped (${harness} has no conversion to Common yet)`);
+    this.unconverted.clear();
   }
 
   /** Convert a native session file directly (subagent transcripts found by --subagents). */
   async nativeFile(file: string, harness: Harness): Promise<void> {
-    let stream;
+    let lines;
     try {
-      stream = regularReadStream(file);
+      lines = nativeFileRecords(file, harness);
     } catch (err) {
       this.ctx.warn({ src: file }, `cannot read: ${(err as Error).message}`);
       return;
     }
-    for await (const physical of splitLines(stream)) {
-      for (const parsed of parsePhysicalLine(physical, file, harness)) {
-        await this.record(recordView(parsed.header, parsed.lineBytes, parsed.value), file, physical.n);
-      }
-    }
+    for await (const { record, n } of lines) await this.record(recordView(record.header, record.lineBytes, record.value), file, n);
     await this.finish();
   }
 
@@ -200,8 +206,12 @@ async function main(ctx: Context): Promise<void> {
     // A worker reads into one buffer used again (core/input/file-chunks.ts); the main thread reads
     // as a stream does: one buffer used again saved it nothing and peaked 10-14 MB higher
     // (88-93 -> 101-106 MB on the 200 MB corpus; V8 then collected less often).
-    for await (const batch of readRecordBatches(ctx, { reuse: !isMainThread, nativeValue: (bytes) => writer.nativeValue(bytes) })) {
+    for await (const batch of readRecordBatches(ctx, { reuse: !isMainThread, nativeValue: (bytes) => writer.nativeValue(bytes), inputEnd: () => writer.endInput() })) {
       for (const item of batch) {
+        if (item.record === null && item.why) {
+          ctx.warn(item, `${item.why}, skipped`);
+          continue;
+        }
         const finishing = writer.record(item.record, item.src, item.n);
         if (finishing) await finishing;
       }

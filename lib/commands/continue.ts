@@ -3,7 +3,7 @@
 // tx-native --install, stage by stage on streams), installed in the other client's
 // store, and the command that resumes it is printed (or run).
 import { spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { accessSync, constants as fsConstants, statSync } from 'node:fs';
 import { constants } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -21,6 +21,7 @@ import { sessionById, sessionsById, storeRoots, type StoreRoot } from './session
 const HOMES = HARNESSES.map(lineCodecFor).filter((c) => c.home !== null);
 
 const HELP = `usage: tx-continue ID --with ${HARNESSES.join('|')} [--exec] [--from-compaction]
+                   [--strict-size] [--model-provider ID]
                    [--session-id UUID|new] ${HOMES.map((c) => `[--${c.home!.flag} DIR]`).join(' ')}
 
 Find the session ID (or a unique prefix of it) in any harness's store, convert it
@@ -31,6 +32,9 @@ it there, and print the command that resumes it.
   --exec             run the command (in the session's directory, on this terminal)
   --from-compaction  start from the session's latest compaction (always done:
                      the conversion reads what tx-common --active gives)
+  --strict-size      refuse a conversation larger than the context window
+  --model-provider ID  the model provider the copy names, where the client records
+                     one (Codex; default: the one its store is configured with)
   --session-id ID    the id of the copy (default: the session's own); "new" for a
                      fresh one
 ${HOMES.map((c) => `  --${c.home!.flag} DIR`.padEnd(21) + `${c.label}'s store (default $${c.home!.variable})`).join('\n')}
@@ -90,6 +94,8 @@ async function main(ctx: Context): Promise<number> {
   if (typeof withName !== 'string' || !isHarness(withName)) throw new UsageError(`--with ${JSON.stringify(withName)} is not one of ${HARNESSES.join(', ')}`);
   const given = args['session-id'];
   if (given !== undefined && given !== 'new' && !isUuid(given)) throw new UsageError(`--session-id ${JSON.stringify(given)} is not a UUID (or "new")`);
+  const provider = args['model-provider'];
+  if (provider !== undefined && (typeof provider !== 'string' || provider.trim() === '')) throw new UsageError('--model-provider needs a provider id');
   const homes = givenHomes(ctx);
   const configs = new Map([...homes].map(([harness, home]) => [harness, configIn(lineCodecFor(harness).home!, home)]));
   const target = await loadFacet(withName, 'codec');
@@ -127,6 +133,8 @@ async function main(ctx: Context): Promise<number> {
     installed.resume();
     const nativeArgs = ['--harness', target.harness, '--install', '--config-dir', targetConfig, '--cwd', cwd, '--session-id', id];
     if (args['from-compaction']) nativeArgs.push('--from-compaction');
+    if (args['strict-size']) nativeArgs.push('--strict-size');
+    if (args['model-provider'] !== undefined) nativeArgs.push('--model-provider', String(args['model-provider']));
     const statuses = await Promise.all([
       own ? stage(ctx, parseTool, [], Readable.from(own), parsed) : stage(ctx, parseTool, [source.path], Readable.from([]), parsed),
       stage(ctx, commonTool, ['--active'], parsed, common),
@@ -142,6 +150,7 @@ async function main(ctx: Context): Promise<number> {
     await ctx.out.write(command + '\n');
     return 0;
   }
+  cannotRun(ctx, target, cwd, command, target.store!.resumeCommand(id));
   await ctx.out.end();
   return await new Promise<number>((resolve) => {
     const child = spawn('/bin/sh', ['-c', command], { stdio: 'inherit', env: ctx.proc.env });
@@ -153,10 +162,47 @@ async function main(ctx: Context): Promise<number> {
   });
 }
 
+/**
+ * What stops the command from running, said as what is missing and what to do, before
+ * the shell would say it as `cd: can't cd` or `not found`: the session's directory gone,
+ * or the client not on PATH. The copy stays installed either way.
+ */
+function cannotRun(ctx: Context, target: Codec, cwd: string, command: string, resume: string): void {
+  let directory = false;
+  try {
+    directory = statSync(cwd).isDirectory();
+  } catch {
+    directory = false;
+  }
+  if (!directory) {
+    throw new ToolError(`the session's directory ${cwd} does not exist (any more), and ${target.label} continues a session in its own directory: make it (mkdir -p ${shellQuote(cwd)}), or bring the project back there, then run: ${command}`);
+  }
+  const program = resume.split(' ')[0];
+  if (onPath(program, ctx.proc.env.PATH)) return;
+  throw new ToolError(`${program} is not installed here (not found on PATH): install ${target.label}, or put its ${program} on PATH, then run: ${command}`);
+}
+
+/** True when an executable file of that name is in one of the PATH directories. */
+function onPath(program: string, PATH: string | undefined): boolean {
+  for (const dir of (PATH ?? '').split(path.delimiter)) {
+    if (dir === '') continue;
+    const file = path.join(dir, program);
+    try {
+      if (statSync(file).isFile()) {
+        accessSync(file, fsConstants.X_OK);
+        return true;
+      }
+    } catch {
+      // not here
+    }
+  }
+  return false;
+}
+
 /** The tx-continue tool. */
 export const continueTool: Tool = {
   name: 'tx-continue',
   help: HELP,
-  options: { string: ['with', 'session-id', ...HOMES.map((c) => c.home!.flag)], boolean: ['exec', 'from-compaction'] },
+  options: { string: ['with', 'session-id', 'model-provider', ...HOMES.map((c) => c.home!.flag)], boolean: ['exec', 'from-compaction', 'strict-size'] },
   main,
 };

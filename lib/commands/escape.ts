@@ -6,9 +6,10 @@ import type { EnvelopeMarkup } from '../codec.js';
 import { DEFAULT_HARNESS, loadFacet } from '../codecs.js';
 import { stripAnsi } from '../core/ansi.js';
 import { parseFieldPath, rewriteStrings, type PathStep, type StringPlace } from '../core/json/field-path.js';
-import { splitLines, type PhysicalLine } from '../core/input/lines.js';
-import { UsageError, type Context, type Tool } from '../core/tool.js';
+import { isLongPiece, lineBatches, LONG_LINE, type PhysicalLine } from '../core/input/lines.js';
+import { UsageError, type Context, type Input, type Tool } from '../core/tool.js';
 import { stringifyJson } from '../core/json/json-text.js';
+import { isRecordValue } from '../record.js';
 
 const HELP = `usage: tx-escape [-d] [--strip-ansi [--no-escape]] [--whole] [--field PATH]... [FILE...]
        tx-escape --text [-d] [--strip-ansi [--no-escape]] [FILE...]
@@ -84,13 +85,28 @@ function rewriteLine(value: any, record: boolean, paths: PathStep[][], rewrite: 
   return stringifyJson({ ...header, line: native });
 }
 
-function isRecordValue(v: any): boolean {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) && typeof v.harness === 'string' && typeof v.kind === 'string' && typeof v.n === 'number';
-}
-
 function isBlank(bytes: Buffer): boolean {
   for (const b of bytes) if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
   return true;
+}
+
+/**
+ * The lines of an input, but for those longer than LONG_LINE: each of those is written
+ * through unchanged as it is read, piece by piece, and named (memory stays flat; what
+ * could be escaped in it stays as it was).
+ */
+async function* shortLines(ctx: Context, input: Input): AsyncGenerator<PhysicalLine> {
+  for await (const batch of lineBatches(input.stream)) {
+    for (const line of batch) {
+      if (!isLongPiece(line)) {
+        yield line;
+        continue;
+      }
+      if (line.first) ctx.warn({ src: input.src, n: line.n }, `line longer than ${LONG_LINE} bytes, passed through unchanged`);
+      await ctx.out.write(line.bytes);
+      if (line.last && line.eol) await ctx.out.write(LF);
+    }
+  }
 }
 
 async function writeLine(ctx: Context, line: PhysicalLine, bytes: Buffer): Promise<void> {
@@ -124,7 +140,7 @@ async function main(ctx: Context): Promise<void> {
 
   if (args.text) {
     for await (const input of ctx.inputs()) {
-      for await (const line of splitLines(input.stream)) {
+      for await (const line of shortLines(ctx, input)) {
         // Lines that are not UTF-8 are read as Latin-1: one character per byte, so the
         // ASCII markup is found and everything else is written back as it was.
         const encoding = isUtf8(line.bytes) ? 'utf8' : 'latin1';
@@ -140,7 +156,7 @@ async function main(ctx: Context): Promise<void> {
   const wholeRecordLine: PathStep[][] = [[{ key: 'line' }]];
   const wholeValue: PathStep[][] = [[]];
   for await (const input of ctx.inputs()) {
-    for await (const line of splitLines(input.stream)) {
+    for await (const line of shortLines(ctx, input)) {
       const where = { src: input.src, n: line.n };
       if (isBlank(line.bytes)) {
         await writeLine(ctx, line, line.bytes);

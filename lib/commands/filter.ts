@@ -8,6 +8,7 @@ import { QUESTION_FLAGS, type FilterCodec, type Question, type QuestionFlag, typ
 import { facetOf, loadAll } from '../codecs.js';
 import { KINDS, type Harness, type Kind, type RecordHeader, type RecordView } from '../record.js';
 import { stringifyJson } from '../core/json/json-text.js';
+import { compilePattern, PatternError, type TextMatcher } from '../core/search/pattern.js';
 
 const HELP = `usage: tx-filter [QUESTION...] [FILTER...] [--view] [FILE...]
 
@@ -29,7 +30,7 @@ Filters (all must hold):
   --kind K                record kind (repeatable)     --type T   line type (repeatable)
   --session ID            sessionId, or a prefix of it
   --since TIME            timestamp >= TIME            --until TIME   timestamp < TIME
-  --grep REGEX            a string of the line's text matches (JavaScript syntax)
+  --grep REGEX            a string of the line's text matches (RE2 syntax, linear time)
   --sidechain / --main    only subagent (isSidechain) lines / only the others
   --invert                write the records that do not match (not with --view)
 Output:
@@ -48,7 +49,7 @@ interface Filters {
   session?: string;
   since?: number;
   until?: number;
-  grep?: RegExp;
+  grep?: TextMatcher;
   sidechain?: boolean;
   /** Some filter needs the parsed line. */
   needsLine: boolean;
@@ -80,12 +81,13 @@ function readFilters(args: Record<string, unknown>): Filters {
   const types = list(args.type);
   if (args.sidechain && args.main) throw new UsageError('--sidechain and --main exclude each other');
   const grepText = one(args, 'grep');
-  let grep: RegExp | undefined;
+  let grep: TextMatcher | undefined;
   if (grepText !== undefined) {
     try {
-      grep = new RegExp(grepText, 'u');
+      grep = compilePattern(grepText);
     } catch (err) {
-      throw new UsageError(`--grep: ${(err as Error).message}`);
+      if (err instanceof PatternError) throw new UsageError(`--grep: ${err.message}`);
+      throw err;
     }
   }
   const f: Filters = {
@@ -208,7 +210,7 @@ async function main(ctx: Context): Promise<void> {
     if (item.long) return;
     const rec = item.record;
     if (!rec) {
-      ctx.warn(item, 'not a record, skipped');
+      ctx.warn(item, `${item.why ?? 'not a record'}, skipped`);
       return;
     }
     const codec = facetOf(rec.header.harness, 'codec-filter');

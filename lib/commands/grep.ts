@@ -1,21 +1,21 @@
 // tx-grep: search the message text of sessions, every session of every store by
-// default. A byte pre-filter (lib/core/prefilter.ts) finds the lines that could match
+// default. A byte pre-filter (lib/core/search/prefilter.ts) finds the lines that could match
 // without parsing any other; those are parsed, their message texts taken from their
-// harness's codec by role, and matched. Files are searched one at a time on this thread
-// and each worker thread (--jobs), and the hits written in file order, so the output is the same for any --jobs.
-import { closeSync, readSync, statSync } from 'node:fs';
-import { configIn, type Codec, type MessageText, type SessionFields, type TextRole } from '../codec.js';
-import { detectHarness, facetOf, HARNESSES, lineCodecFor, loadAll } from '../codecs.js';
+// harness's codec by role, and matched in linear time (lib/core/search/pattern.ts; one file's
+// search is grep-file.ts). Files are searched one at a time on this thread and each
+// worker thread (--jobs), and the hits written in file order, so the output is the same for any --jobs.
+import { statSync } from 'node:fs';
+import { configIn, type Codec, type TextRole } from '../codec.js';
+import { HARNESSES, lineCodecFor, loadAll } from '../codecs.js';
 import { describeError } from '../core/fs-error.js';
-import { LONG_LINE, type PhysicalLine } from '../core/input/lines.js';
-import { opensDocument } from '../core/json/document.js';
-import { documentLines } from '../records/document.js';
 import { BrokenPipe, Output, OutputFailed } from '../core/output/output.js';
-import { candidateLines, prefilterFor, requiredLiterals, type Prefilter } from '../core/prefilter.js';
-import { openRegular } from '../core/input/regular-file.js';
-import { ToolError, UsageError, type Context, type Tool } from '../core/tool.js';
-import { zstdFileLines } from '../core/input/zstd-lines.js';
-import type { Harness } from '../record.js';
+import { compilePattern, PatternError, type TextMatcher } from '../core/search/pattern.js';
+import { patternLiterals } from '../core/search/pattern-literals.js';
+import { prefilterFor } from '../core/search/prefilter.js';
+import { UsageError, type Context, type Tool } from '../core/tool.js';
+import { searchFile, type Search } from './grep-file.js';
+
+export { snippetOf, type Hit } from './grep-file.js';
 
 const HOMES = HARNESSES.map(lineCodecFor).filter((c) => c.home !== null);
 
@@ -26,8 +26,9 @@ Search the message text of sessions: by default every session of every store
 included; else the session files named and those under the directories named. One JSON object per
 hit, in file order and line order:
   {"harness","session","path","n","role","title","snippet"}
-PATTERN is a JavaScript regular expression (without the u flag), matched against
-each text on its own; the snippet marks the match as ⟦match⟧.
+PATTERN is a regular expression in RE2 syntax (no backreferences or lookaround;
+matched in time linear in the text), against each text on its own; the snippet
+marks the match as ⟦match⟧.
 
   -i, --ignore-case     match case-insensitively
   -F, --fixed-strings   PATTERN is a plain string
@@ -42,39 +43,17 @@ ${HOMES.map((c) => `  --${c.home!.flag} DIR`.padEnd(24) + `${c.label}'s store (d
   -h, --help            this text        --version   the version
 Exit status: 0 a hit, 1 none, 2 an error. See tx-grep(1).`;
 
-/** Characters of text shown on each side of a match. */
-const CONTEXT = 60;
-/** The longest match shown whole in a snippet (longer ones are cut in the middle). */
-const MAX_MATCH = 200;
-const READ = 1 << 20;
 const ROLES: readonly TextRole[] = ['user', 'assistant', 'tool'];
-
-/** One hit, as tx-grep writes it. */
-export interface Hit {
-  harness: Harness;
-  session: string | null;
-  path: string;
-  n: number;
-  role: TextRole;
-  title: string | null;
-  snippet: string;
-}
-
-/** What a search looks for. */
-interface Search {
-  regex: RegExp;
-  roles: ReadonlySet<TextRole>;
-  prefilter: Prefilter | null;
-}
 
 function searchOf(ctx: Context, pattern: string): Search {
   const ignoreCase = ctx.args['ignore-case'] === true;
   const fixed = ctx.args['fixed-strings'] === true;
-  let regex: RegExp;
+  let matcher: TextMatcher;
   try {
-    regex = new RegExp(fixed ? pattern.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&') : pattern, ignoreCase ? 'i' : '');
+    matcher = compilePattern(pattern, { fixed, ignoreCase });
   } catch (err) {
-    throw new UsageError(`not a regular expression: ${(err as Error).message}`);
+    if (err instanceof PatternError) throw new UsageError(err.message);
+    throw err;
   }
   const roles = new Set<TextRole>();
   for (const value of ([] as unknown[]).concat(ctx.args.role ?? [])) {
@@ -84,150 +63,22 @@ function searchOf(ctx: Context, pattern: string): Search {
     }
   }
   if (roles.size === 0) roles.add('user').add('assistant');
-  return { regex, roles, prefilter: prefilterFor(requiredLiterals(pattern, fixed, ignoreCase), ignoreCase) };
+  const { literals, ignoreCase: folded } = patternLiterals(pattern, fixed, ignoreCase);
+  return { matcher, roles, prefilter: prefilterFor(literals, folded) };
 }
 
-/** The text around a match, the match marked ⟦…⟧, cut at code points with … where text was left out. */
-export function snippetOf(text: string, index: number, length: number): string {
-  const cutStart = (at: number) => (at > 0 && isLow(text.charCodeAt(at)) ? at - 1 : at);
-  const cutEnd = (at: number) => (at < text.length && isLow(text.charCodeAt(at)) ? at + 1 : at);
-  const from = cutStart(Math.max(0, index - CONTEXT));
-  const to = cutEnd(Math.min(text.length, index + length + CONTEXT));
-  let match = text.slice(index, index + length);
-  if (length > MAX_MATCH) match = text.slice(index, cutEnd(index + MAX_MATCH / 2)) + '…' + text.slice(cutStart(index + length - MAX_MATCH / 2), index + length);
-  return (from > 0 ? '…' : '') + text.slice(from, index) + '⟦' + match + '⟧' + text.slice(index + length, to) + (to < text.length ? '…' : '');
-}
-
-function isLow(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
-}
-
-let readBuffer: Buffer | null = null;
-
-/** The chunks of a regular file, read into one buffer (candidateLines copies what it keeps). */
-function* fileChunks(fd: number): Generator<Buffer> {
-  // One buffer for every file of this thread: files are searched one after another.
-  const buf = (readBuffer ??= Buffer.allocUnsafe(READ));
-  for (let pos = 0; ; ) {
-    const got = readSync(fd, buf, 0, READ, pos);
-    if (got === 0) return;
-    pos += got;
-    yield got === READ ? buf : buf.subarray(0, got);
-  }
-}
-
-/** The lines a file that is a session kept as one JSON document is read as (read whole, up to LONG_LINE bytes); null for any other file. */
-function documentOf(fd: number, size: number): Iterable<PhysicalLine> | null {
-  const head = Buffer.alloc(64);
-  if (size > LONG_LINE || !opensDocument(head.subarray(0, readSync(fd, head, 0, head.length, 0)))) return null;
-  const buf = Buffer.allocUnsafe(size);
-  let got = 0;
-  while (got < size) {
-    const n = readSync(fd, buf, got, size - got, got);
-    if (n === 0) break;
-    got += n;
-  }
-  return documentLines(buf.subarray(0, got));
-}
-
-/** The bytes of a session a store keeps in a database (SessionStore.read: its document), or null for a file. */
-function storeBytes(file: string): Buffer | null {
-  for (const harness of HARNESSES) {
-    const own = facetOf(harness, 'codec').store?.read?.(file) ?? null;
-    if (own !== null) return Buffer.concat([...own].map((c) => (typeof c === 'string' ? Buffer.from(c) : c)));
-  }
-  return null;
-}
-
-/** The lines of a file that could match: searched in its bytes, or for a .zst file in its decompressed lines. */
-function* candidates(file: string, search: Search, onLong: (n: number) => void): Generator<{ n: number; bytes: Buffer }> {
-  const own = storeBytes(file);
-  if (own !== null) {
-    for (const line of documentLines(own) ?? []) if (search.prefilter === null || search.prefilter.next(line.bytes, 0) >= 0) yield { n: line.n, bytes: line.bytes };
-    return;
-  }
-  if (file.endsWith('.zst')) {
-    let n = 0;
-    for (const bytes of zstdFileLines(file)) {
-      n++;
-      if (search.prefilter === null || search.prefilter.next(bytes, 0) >= 0) yield { n, bytes };
-    }
-    return;
-  }
-  const { fd, size } = openRegular(file);
-  try {
-    const doc = documentOf(fd, size);
-    if (doc !== null) {
-      // A session kept as one document: its pieces are its lines (records/document.ts).
-      for (const line of doc) if (search.prefilter === null || search.prefilter.next(line.bytes, 0) >= 0) yield { n: line.n, bytes: line.bytes };
-      return;
-    }
-    yield* candidateLines(fileChunks(fd), search.prefilter, {
-      onLong: (n) => onLong(n),
-    });
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Search one file; hits go to the output in line order. Returns the number of hits. */
-async function searchFile(ctx: Context, file: string, search: Search): Promise<number> {
-  let hits = 0;
-  let fields: SessionFields | null | undefined;
-  const sessionFields = (harness: Harness): SessionFields | null => {
-    if (fields !== undefined) return fields;
-    try {
-      const store = facetOf(harness, 'codec').store;
-      fields = store?.scan(file, store.read ? 0 : statSync(file).size) ?? null;
-    } catch {
-      fields = null;
-    }
-    return fields;
-  };
-  const onLong = (n: number) => ctx.note(`${file}:${n}: line longer than ${LONG_LINE} bytes, not searched (tx-parse does not parse it either)`);
-  // Texts a harness wrote more than once in the file (MessageText.key) are found once.
-  const found = new Set<string>();
-  for (const { n, bytes } of candidates(file, search, onLong)) {
-    let line: unknown;
-    try {
-      line = JSON.parse(bytes.toString('utf8'));
-    } catch {
-      // Not JSON (tx-parse keeps it as an invalid record): it holds no message text.
-      continue;
-    }
-    if (!line || typeof line !== 'object') continue;
-    const codec = facetOf(detectHarness(line), 'codec');
-    let texts: MessageText[] | null = null;
-    for (const t of codec.texts(line)) {
-      if (!search.roles.has(t.role)) continue;
-      const m = search.regex.exec(t.text);
-      if (!m) continue;
-      if (t.key !== undefined) {
-        if (found.has(t.key)) continue;
-        found.add(t.key);
-      }
-      (texts ??= []).push(t);
-      const fieldsOf = sessionFields(codec.harness);
-      const hit: Hit = {
-        harness: codec.harness,
-        session: codec.envelope(line).session ?? fieldsOf?.id ?? null,
-        path: file,
-        n,
-        role: t.role,
-        title: fieldsOf?.title ?? null,
-        snippet: snippetOf(t.text, m.index, m[0].length),
-      };
-      ctx.out.pushText(JSON.stringify(hit) + '\n');
-      hits++;
-    }
-    await ctx.out.flushIfFull();
-  }
-  return hits;
-}
-
-/** The session files to search: those named (directories walked), or every store's. */
-function filesOf(ctx: Context, codecs: Codec[], names: string[]): string[] {
+/**
+ * The session files to search: those named (directories walked), or every store's; and
+ * how many could not be read. A file that cannot be read counts the same whether it was
+ * named or found in a directory (grep's status 2 at the end, after every other file).
+ */
+function filesOf(ctx: Context, codecs: Codec[], names: string[]): { files: string[]; problems: number } {
   const files: string[] = [];
+  let problems = 0;
+  const problem = (message: string) => {
+    problems++;
+    ctx.note(message);
+  };
   const seen = new Set<string>();
   const add = (file: string) => {
     if (seen.has(file)) return;
@@ -238,7 +89,7 @@ function filesOf(ctx: Context, codecs: Codec[], names: string[]): string[] {
   };
   const walk = (root: string, walkers = codecs) => {
     for (const codec of walkers) {
-      for (const found of codec.store?.discover(root, (p) => ctx.note(`${p.path}: ${p.message}`)) ?? []) add(found.path);
+      for (const found of codec.store?.discover(root, (p) => problem(`${p.path}: ${p.message}`)) ?? []) add(found.path);
     }
   };
   if (names.length > 0) {
@@ -247,12 +98,13 @@ function filesOf(ctx: Context, codecs: Codec[], names: string[]): string[] {
       try {
         isDir = statSync(name).isDirectory();
       } catch (err) {
-        throw new ToolError(`${name}: cannot read: ${describeError(err)}`);
+        problem(`${name}: cannot read: ${describeError(err)}`);
+        continue;
       }
       if (isDir) walk(name);
       else add(name);
     }
-    return files;
+    return { files, problems };
   }
   const roots: string[] = [];
   for (const codec of codecs) {
@@ -264,8 +116,8 @@ function filesOf(ctx: Context, codecs: Codec[], names: string[]): string[] {
     walk(codec.store.rootIn(config), [codec]);
   }
   // Status 1 either way, but an empty store is worth a word: the search did not look anywhere.
-  if (files.length === 0) ctx.note(`no session files under ${roots.length > 0 ? roots.join(' or ') : 'any store (neither HOME nor a store directory is set)'}`);
-  return files;
+  if (files.length === 0 && problems === 0) ctx.note(`no session files under ${roots.length > 0 ? roots.join(' or ') : 'any store (neither HOME nor a store directory is set)'}`);
+  return { files, problems };
 }
 
 async function main(ctx: Context): Promise<number> {
@@ -279,15 +131,9 @@ async function main(ctx: Context): Promise<number> {
     // One file of a run on workers (its list was made by the main thread, which counts hits by the bytes written).
     return (await searchFiles(ctx, ctx.files, search)).errors > 0 ? 2 : 0;
   }
-  let files: string[];
-  try {
-    files = filesOf(ctx, codecs, ctx.files);
-  } catch (err) {
-    if (!(err instanceof ToolError)) throw err;
-    ctx.note(err.message);
-    return 2;
-  }
+  const { files, problems } = filesOf(ctx, codecs, ctx.files);
   const { jobsWanted, runOnWorkers } = await import('../core/parallel/workers.js');
+  const { sizeHeaps } = await import('../core/parallel/heap-flags.js');
   const jobs = await jobsWanted(ctx.args.jobs);
   if (typeof jobs === 'string') throw new UsageError(jobs);
   if (jobs > 1 && files.length > 1) {
@@ -295,10 +141,14 @@ async function main(ctx: Context): Promise<number> {
     const counted = new Output(countingStdout(ctx, (n) => (written += n)));
     const status = await runOnWorkers({ url: import.meta.url, name: 'tx-grep' }, { ...ctx.args, regexp: pattern }, files, jobs, counted, (text) => ctx.proc.stderr.write(text));
     await counted.end();
-    return status > 0 ? 2 : written > 0 ? 0 : 1;
+    return status > 0 || problems > 0 ? 2 : written > 0 ? 0 : 1;
   }
+  // On one thread as on several (a --jobs run sets it once its threads are online): a
+  // parsed line's strings wait in the old generation for a full collection, and V8 lets a
+  // small heap grow threefold first (-i refactor on 500 MB: 188 MB, with this 147 MB).
+  sizeHeaps();
   const { hits, errors } = await searchFiles(ctx, files, search);
-  return errors > 0 ? 2 : hits > 0 ? 0 : 1;
+  return errors + problems > 0 ? 2 : hits > 0 ? 0 : 1;
 }
 
 async function searchFiles(ctx: Context, files: string[], search: Search): Promise<{ hits: number; errors: number }> {

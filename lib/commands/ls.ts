@@ -312,7 +312,8 @@ function resolveSession(ctx: Context, codec: Codec, name: string | undefined): s
 async function listSubagents(ctx: Context, codec: Codec, counter: ReadCounter): Promise<void> {
   if (ctx.files.length > 1) throw new UsageError('--subagents takes one SESSION');
   const file = resolveSession(ctx, codec, ctx.files[0]);
-  for (const entry of codec.store!.subagents(file, counter)) await ctx.out.writeJson(entry);
+  const entries = codec.store!.subagents(file, counter, (path, message) => ctx.warn({ src: path }, message));
+  for (const entry of entries) await ctx.out.writeJson(entry);
 }
 
 async function listPlugins(ctx: Context, codec: Codec): Promise<void> {

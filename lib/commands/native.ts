@@ -15,46 +15,17 @@ import { reusedChunks } from '../core/input/file-chunks.js';
 import { isLongPiece, lineBatches, LONG_LINE } from '../core/input/lines.js';
 import { Output } from '../core/output/output.js';
 import { DocumentStitch } from '../records/document-write.js';
-import { nativeLineView, writePiece, type DocumentOut } from './native-document.js';
-import { LongReader, pushNative } from '../records/read.js';
+import { writePiece, type DocumentOut } from './native-document.js';
+import { LongReader, plainObjectType } from '../records/read.js';
+import { NativeLines } from './native-lines.js';
+import { freshIdCommand, HELP, shellQuote } from './native-help.js';
 import { ToolError, UsageError, type Context, type Tool } from '../core/tool.js';
 import { decodeLine } from '../records/record-bytes.js';
 import { stringifyJson } from '../core/json/json-text.js';
 import { DEFAULT_HARNESS, HARNESSES, isHarness, lineCodecFor, loadFacet } from '../codecs.js';
 import type { Harness } from '../record.js';
 
-const HELP = `usage: tx-native [--strict] [FILE...]
-       tx-native [--harness ${HARNESSES.join('|')}] [--session-id UUID]
-                 [--from-compaction] [--context-window N] [--model P/M]
-                 [--install [--config-dir DIR] [--cwd DIR]] [FILE...]
-
-Records in (from tx-parse, possibly filtered): each native line written back
-exactly as it was, with its own line end, BOM, glue and final-newline state.
-
-A Common stream in (from tx-common): each session written as a session of the
-harness (${DEFAULT_HARNESS} by default), deterministically, made continuable first:
-every tool call answered (a placeholder result where none was recorded), no
-empty message, what the client needs first first, tool inputs as it takes them;
-a conversation larger than the context window is not written (exit 1).
-
-  --harness NAME     the harness to write: ${HARNESSES.join(', ')}
-
-  --session-id UUID  the new session's id (default: the Common session's id if it
-                     is a UUID, else a UUIDv5 of it); one session only;
-                     "new" makes a fresh random UUID
-  --from-compaction  start each session from its latest compaction
-  --context-window N the context window to fit, in tokens (default: the client's)
-  --install          write each session where the client looks for it, atomically,
-                     never over an existing session, and print the resume command
-  --config-dir DIR   the harness's configuration directory (default from its
-                     variable: ${HARNESSES.map(lineCodecFor).filter((c) => c.home).map((c) => `$${c.home!.variable}${c.home!.dir === undefined ? '' : `/${c.home!.dir}`}`).join(', ')}; else under HOME)
-  --cwd DIR          the project directory to resume in (default: the session's cwd)
-  --model P/M        the model the session continues with, for a client that
-                     resumes with the model a session names (default: the
-                     client's configured model, else the model that answered)
-  --strict           exit 1 if any input line was skipped
-  -h, --help         this text        --version   the version
-See tx-native(1).`;
+export { shellQuote } from './native-help.js';
 
 /** The harness --harness names (the default harness when none). */
 function targetHarness(name: unknown): Harness {
@@ -94,21 +65,6 @@ interface OpenSession {
   database?: { lines: object[]; cwd: string };
 }
 
-/** A word as the shell reads it back: bare when it is safe, else in single quotes. */
-export function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-/** The command that installs the same input as a new session: what to run when the id is taken. */
-function freshIdCommand(args: Context['args']): string {
-  const words = ['tx-native', ...(args.harness !== undefined ? ['--harness', shellQuote(String(args.harness))] : []), '--install'];
-  if (args['config-dir'] !== undefined) words.push('--config-dir', shellQuote(String(args['config-dir'])));
-  if (args.cwd !== undefined) words.push('--cwd', shellQuote(String(args.cwd)));
-  words.push('--session-id', 'new');
-  const files = args._.map(String);
-  return files.length > 0 && !files.includes('-') ? [...words, ...files.map(shellQuote)].join(' ') : `… | ${words.join(' ')}`;
-}
-
 async function main(ctx: Context): Promise<void> {
   const args = ctx.args;
   const harness = targetHarness(args.harness);
@@ -118,10 +74,16 @@ async function main(ctx: Context): Promise<void> {
   if (args['session-id'] !== undefined && !isUuid(args['session-id'])) throw new UsageError(`--session-id ${JSON.stringify(args['session-id'])} is not a UUID (or "new")`);
   const taken = (file: string) => new ToolError(`${file} already exists: not overwritten; to install it as a new session, run: ${freshIdCommand(args)}`);
   if ((args['config-dir'] !== undefined || args.cwd !== undefined) && !args.install) throw new UsageError('--config-dir and --cwd go with --install');
+  const provider = args['model-provider'];
+  if (provider !== undefined && (typeof provider !== 'string' || provider.trim() === '')) throw new UsageError('--model-provider needs a provider id');
   const window = args['context-window'] === undefined ? undefined : Number(args['context-window']);
   if (window !== undefined && !(Number.isSafeInteger(window) && window > 0)) throw new UsageError(`--context-window ${JSON.stringify(args['context-window'])} is not a positive number of tokens`);
-  const continuable = (session: CommonSession) =>
-    new Continuable(session, { harness, rules: codec!.continueRules }, { fromCompaction: args['from-compaction'] === true, contextWindow: window });
+  const strictSize = args['strict-size'] === true;
+  const continuable = async (session: CommonSession) => {
+    // How the session's own harness records its context: a harness txcript does not know is measured by its bytes alone.
+    const source = isHarness(session.harness) ? (await loadFacet(session.harness, 'codec')).continueRules.recorded : undefined;
+    return new Continuable(session, { harness, rules: codec!.continueRules }, { fromCompaction: args['from-compaction'] === true, contextWindow: window, strictSize, source });
+  };
   let open: OpenSession | null = null;
   let sessions = 0;
   const stitch = new DocumentStitch();
@@ -166,6 +128,7 @@ async function main(ctx: Context): Promise<void> {
     } finally {
       current.continuable.dispose();
     }
+    if (current.continuable.sizeNote) ctx.note(current.continuable.sizeNote);
     const changed = current.continuable.summary();
     if (changed) ctx.note(`session ${current.id}: ${changed}`);
     for (const line of current.writer.finish()) await emit(current, line);
@@ -241,7 +204,7 @@ async function main(ctx: Context): Promise<void> {
     if (!args.install) {
       const layout = lineCodecFor(harness).document;
       const document = layout?.layout ? { harness, codec: layout, stitch: new DocumentStitch(), begun: false } : undefined;
-      open = { writer: newWriter(writerFor, session, { sessionId: id }), out: ctx.out, id, lines: 0, continuable: continuable(session), src, document };
+      open = { writer: newWriter(writerFor, session, { sessionId: id, modelProvider: provider }), out: ctx.out, id, lines: 0, continuable: await continuable(session), src, document };
       return;
     }
     const config = args['config-dir'] ?? store.configDir(ctx.proc.env);
@@ -253,7 +216,7 @@ async function main(ctx: Context): Promise<void> {
       databaseConfig = root;
       if (session.parent) ctx.warn(null, `session ${given}: a subagent's conversation is installed as a session of its own`);
       const writer = newWriter(writerFor, session, { sessionId: id, cwd });
-      open = { writer, out: ctx.out, id: store.storeId?.(id) ?? id, lines: 0, continuable: continuable(session), src, database: { lines: [], cwd } };
+      open = { writer, out: ctx.out, id: store.storeId?.(id) ?? id, lines: 0, continuable: await continuable(session), src, database: { lines: [], cwd } };
       return;
     }
     let target: InstallTarget;
@@ -282,7 +245,7 @@ async function main(ctx: Context): Promise<void> {
         throw err;
       }
     };
-    open = { writer: newWriter(writerFor, session, { sessionId: id, cwd, materialize }), out: new Output(stream), id, target, stream, lines: 0, continuable: continuable(session), src };
+    open = { writer: newWriter(writerFor, session, { sessionId: id, cwd, materialize, modelProvider: provider, config: tx.root }), out: new Output(stream), id, target, stream, lines: 0, continuable: await continuable(session), src };
     if (session.parent) {
       const p = session.parent;
       open.meta = { ...(p.agent_type ? { agentType: p.agent_type } : {}), ...(p.description ? { description: p.description } : {}), ...(p.tool_use_id ? { toolUseId: p.tool_use_id } : {}) };
@@ -292,50 +255,74 @@ async function main(ctx: Context): Promise<void> {
   try {
     for await (const input of ctx.inputs()) {
       let long: LongReader | null = null;
-      let noted = false;
+      const natives = new NativeLines(ctx, input.src);
       // Nothing of a line outlives its batch (a record's bytes are copied out, a Common line
-      // is parsed), so a regular file or a pipe is read into one buffer used again.
+      // is parsed, a line held by NativeLines is copied), so a regular file or a pipe is read
+      // into one buffer used again.
       for await (const batch of lineBatches(reusedChunks(input.stream))) {
         for (const line of batch) {
           if (isLongPiece(line)) {
             // Too long to hold: a record's raw_base64 is decoded as it streams by, a native line copied.
             if (args.install) throw new ToolError(`${input.src ?? 'stdin'}:${line.n}: a line longer than ${LONG_LINE} bytes cannot be installed`);
-            if (line.first) stitch.close(ctx.out);
-            if (line.first) long = new LongReader(ctx, input.src, line.n, { long: () => 'native' }, true, DEFAULT_HARNESS);
+            if (line.first) {
+              if (open) await close();
+              natives.notNative();
+              stitch.close(ctx.out);
+              long = new LongReader(ctx, input.src, line.n, { long: () => 'native' }, true, DEFAULT_HARNESS);
+            }
             long!.piece(line);
             await ctx.out.flushIfFull();
             continue;
           }
-          if (line.bytes.length === 0) continue;
           const where = { src: input.src, n: line.n };
+          if (isBlank(line.bytes)) {
+            if (args.install) {
+              if (line.bytes.length > 0) ctx.warn(where, 'blank line, skipped');
+            } else await natives.oddLine(line, 'blank line');
+            continue;
+          }
+          const type = args.install ? undefined : plainObjectType(line.bytes);
+          if (type !== undefined && type !== 'session' && type !== 'message') {
+            // A long native line, known without parsing it.
+            await natives.nativeLine(line, async () => {
+              if (open) await close();
+            });
+            continue;
+          }
           const decoded = decodeLine(line.bytes, true);
           if (decoded.record) {
             if (args.install) throw new UsageError('--install writes sessions from a Common stream (tx-common output); records are written back without it');
             if (open) await close();
+            natives.notNative();
             // A document's pieces are written back as the document (records/document-write.ts).
             stitch.write(ctx.out, decoded.record);
             await ctx.out.flushIfFull();
             continue;
           }
+          if ('notRecord' in decoded) {
+            natives.notNative();
+            ctx.warn(where, `not a record (${decoded.notRecord}), skipped`);
+            continue;
+          }
           if ('error' in decoded) {
-            if (!noted) {
-              ctx.warn(where, 'not JSON, skipped');
-              continue;
-            }
+            if (args.install) ctx.warn(where, 'not JSON, skipped');
             // Among native lines it is kept, as tx-parse keeps it (an invalid record) and tx-native writes it back.
-            ctx.warn(where, 'not JSON, written back unchanged');
-            stitch.close(ctx.out);
-            pushNative(ctx.out, nativeLineView(line));
-            await ctx.out.flushIfFull();
+            else {
+              stitch.close(ctx.out);
+              await natives.oddLine(line, 'not JSON');
+            }
             continue;
           }
           const value = decoded.value as { type?: unknown } | null;
-          if (value && value.type === 'session') {
+          const object = value !== null && typeof value === 'object' && !Array.isArray(value);
+          if (object && value.type === 'session') {
+            natives.notNative();
             const { session, problems } = cleanSession(value);
             for (const problem of problems) ctx.warn(where, problem);
             stitch.close(ctx.out);
             await start(datedSession(session), input.src);
-          } else if (value && value.type === 'message') {
+          } else if (object && value.type === 'message') {
+            natives.notNative();
             const current = open as OpenSession | null;
             if (!current) {
               ctx.warn(where, 'a Common message before any session line, skipped');
@@ -343,19 +330,21 @@ async function main(ctx: Context): Promise<void> {
             }
             current.continuable.push(value as CommonMessage, line.n);
             for (const w of current.continuable.warnings.splice(0)) ctx.warn(where, w);
-          } else if (value && typeof value === 'object' && !Array.isArray(value) && !args.install) {
-            // A native session line: as a record of it would be written back, unchanged.
-            if (!noted) ctx.noteOnce(`${input.src ?? 'stdin'}: native session lines, not records: written back unchanged`, 'of native session lines, written back unchanged');
-            noted = true;
-            if (open) await close();
-            stitch.close(ctx.out);
-            pushNative(ctx.out, nativeLineView(line));
-            await ctx.out.flushIfFull();
-          } else {
+          } else if (args.install) {
             ctx.warn(where, 'neither a record nor a Common line, skipped');
+          } else if (object) {
+            // A native session line: as a record of it would be written back, unchanged.
+            await natives.nativeLine(line, async () => {
+              if (open) await close();
+              stitch.close(ctx.out);
+            });
+          } else {
+            stitch.close(ctx.out);
+            await natives.oddLine(line, 'a JSON value that is not an object');
           }
         }
       }
+      natives.notNative();
     }
     await close();
     stitch.close(ctx.out);
@@ -385,10 +374,16 @@ async function main(ctx: Context): Promise<void> {
   }
 }
 
+/** Nothing but spaces, tabs and a CR: what tx-parse calls a blank line. */
+function isBlank(bytes: Buffer): boolean {
+  for (const b of bytes) if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
+  return true;
+}
+
 /** The tx-native tool. */
 export const nativeTool: Tool = {
   name: 'tx-native',
   help: HELP,
-  options: { string: ['session-id', 'config-dir', 'cwd', 'harness', 'context-window', 'model'], boolean: ['install', 'from-compaction'] },
+  options: { string: ['session-id', 'config-dir', 'cwd', 'harness', 'context-window', 'model-provider', 'model'], boolean: ['install', 'from-compaction', 'strict-size'] },
   main,
 };

@@ -55,7 +55,8 @@ function subagentsOf(codecs: Codec[], sessions: string[]): { files: string[]; di
 
 /** One followed file's reading state: its splitter and its parser, started again when its content does. */
 class FollowedSource {
-  private splitter = new LineSplitter();
+  // Following reads each chunk into a buffer of its own (follow.ts).
+  private splitter = new LineSplitter(undefined, 0, true);
   private parser: SourceParser;
 
   constructor(
@@ -65,8 +66,8 @@ class FollowedSource {
     this.parser = new SourceParser(ctx, src);
   }
 
-  push(chunk: Buffer): void {
-    this.parser.push(this.splitter.push(chunk));
+  push(chunk: Buffer): Promise<void> {
+    return this.parser.pushDraining(this.splitter.push(chunk));
   }
 
   /** The content ended: an unfinished last line is written as tx-parse writes a last line without newline. */
@@ -76,7 +77,7 @@ class FollowedSource {
 
   restart(): void {
     this.end();
-    this.splitter = new LineSplitter();
+    this.splitter = new LineSplitter(undefined, 0, true);
     this.parser = new SourceParser(this.ctx, this.src);
   }
 }
@@ -118,8 +119,7 @@ export async function followParse(ctx: Context): Promise<void> {
     });
     for await (const event of events) {
       if (event.type === 'data') {
-        sourceOf(event.file).push(event.chunk);
-        await ctx.out.flushIfFull();
+        await sourceOf(event.file).push(event.chunk);
       } else if (event.type === 'restart') {
         ctx.note(`${event.file}: ${event.why === 'truncated' ? 'truncated' : 'replaced by another file'}; reading it again from the start`);
         sourceOf(event.file).restart();

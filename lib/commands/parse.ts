@@ -40,8 +40,7 @@ async function main(ctx: Context): Promise<void> {
     const lines = lineBatches(reusedChunks(input.stream), LONG_LINE, input.part?.linesBefore ?? 0);
     // A part of a file is never a document (a document is never cut into parts).
     for await (const batch of input.part ? lines : withDocuments(lines)) {
-      source.push(batch);
-      await ctx.out.flushIfFull();
+      await source.pushDraining(batch);
     }
   }
 }

@@ -18,11 +18,12 @@ const HELP = `usage: tx-redact [--home] [--rules FILE]... [--report | --report-f
        tx-redact --text [options] [FILE...]
        tx-redact --list-rules
 
-Replace each secret in the string values of NDJSON lines (records from tx-parse,
-Common lines, native session lines) with [REDACTED:<rule>]. Strings holding JSON
-text and base64 that decodes to text are searched too. A line with nothing to
-redact is written back byte for byte; a record keeps its header and 'line' stays
-its last key. Rules: secretlint's recommended preset and tx-redact's own.
+Replace each secret in the string values and member names of NDJSON lines
+(records from tx-parse, Common lines, native session lines) with
+[REDACTED:<rule>]. Strings holding JSON text and base64 that decodes to text are
+searched too. A line with nothing to redact is written back byte for byte; a
+record keeps its header and 'line' stays its last key. Rules: secretlint's
+recommended preset and tx-redact's own (see --list-rules).
 
       --home              also mask user names in home-directory paths, and those
                           names wherever they appear afterwards

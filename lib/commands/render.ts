@@ -2,15 +2,17 @@
 // records and native session lines are first converted by tx-common's own writer.
 import { DEFAULT_HARNESS } from '../codecs.js';
 import { CommonWriter, type CommonOut } from './common.js';
-import { splitLines } from '../core/input/lines.js';
+import { splitLines, type PhysicalLine } from '../core/input/lines.js';
 import { stdoutIsTerminal, UsageError, type Context, type Tool } from '../core/tool.js';
-import { linesWithDocuments } from '../records/document.js';
+import { withDocuments } from '../records/document.js';
 import { parsePhysicalLine } from '../records/parse-line.js';
-import { type Harness } from '../record.js';
+import { type Harness, type RecordView } from '../record.js';
 import { decodeLine, recordView } from '../records/record-bytes.js';
 import { HtmlPage, type PageSink } from '../render/html.js';
 import { MarkdownDoc } from '../render/markdown.js';
 import { CommonRenderer } from '../render/stream.js';
+import { LineShortener, KEEP_STRING, MAX_KEPT, renderLines } from '../render/long-lines.js';
+import { formatCount } from '../render/tally.js';
 
 const HELP = `usage: tx-render [--format html|md] [--active] [--sidechains] [--subagents] [FILE...]
        tx-render --usage [FILE...]
@@ -31,28 +33,60 @@ native session files, from the files named (- is stdin) or stdin.
   -h, --help     this text        --version   the version
 See tx-render(1).`;
 
-/** Common lines written into the renderer instead of stdout: pieces are cut into lines and parsed. */
+/** Common lines written into the renderer instead of stdout: pieces are cut into lines and parsed, a line past KEEP_STRING shortened (render/long-lines.ts). */
 class CommonLines implements CommonOut {
   private pending: Buffer[] = [];
+  private size = 0;
+  private long: LineShortener | null = null;
 
-  constructor(private readonly take: (value: unknown, bytes: Buffer) => Promise<void>) {}
+  constructor(
+    private readonly take: (value: unknown, bytes: number) => Promise<void>,
+    /** A line whose structure alone was too large to keep: its length. */
+    private readonly tooLarge: (length: number) => void,
+  ) {}
 
   async writeJson(value: unknown): Promise<void> {
-    await this.take(value, Buffer.alloc(0));
+    await this.take(value, 0);
   }
 
   async write(data: Buffer | string): Promise<void> {
     let buf = typeof data === 'string' ? Buffer.from(data) : data;
     let nl = buf.indexOf(0x0a);
     while (nl >= 0) {
-      this.pending.push(buf.subarray(0, nl));
-      const line = Buffer.concat(this.pending);
+      const head = buf.subarray(0, nl);
+      let line: Buffer | null;
+      if (this.long || this.size + head.length > KEEP_STRING) {
+        const long = this.long ?? this.shortener();
+        long.push(head);
+        line = long.end();
+        if (line === null) this.tooLarge(long.length);
+        this.long = null;
+      } else {
+        this.pending.push(head);
+        line = Buffer.concat(this.pending);
+      }
       this.pending = [];
-      if (line.length > 0) await this.take(JSON.parse(line.toString('utf8')), line);
+      this.size = 0;
+      if (line !== null && line.length > 0) await this.take(JSON.parse(line.toString('utf8')), line.length);
       buf = buf.subarray(nl + 1);
       nl = buf.indexOf(0x0a);
     }
-    if (buf.length > 0) this.pending.push(Buffer.from(buf));
+    if (buf.length === 0) return;
+    if (this.long) this.long.push(buf);
+    else {
+      this.pending.push(Buffer.from(buf));
+      this.size += buf.length;
+      if (this.size > KEEP_STRING) this.long = this.shortener();
+    }
+  }
+
+  /** A shortener fed with the pieces held so far. */
+  private shortener(): LineShortener {
+    const long = new LineShortener();
+    for (const piece of this.pending) long.push(piece);
+    this.pending = [];
+    this.size = 0;
+    return long;
   }
 }
 
@@ -63,22 +97,33 @@ async function main(ctx: Context): Promise<void> {
   const sink: PageSink = { write: (text) => ctx.out.write(text) };
   const renderer = new CommonRenderer(format === 'html' ? new HtmlPage(sink) : new MarkdownDoc(sink));
   let where: { src?: string; n?: number } = {};
-  const common = async (value: unknown) => {
-    const problem = await renderer.line(value);
+  const common = async (value: unknown, bytes: number) => {
+    const problem = await renderer.line(value, bytes);
     if (problem) ctx.warn(where, problem);
   };
-  const writer = await CommonWriter.open(ctx, new CommonLines(common));
+  const tooLarge = (length: number) => ctx.warn(where, `a message of ${formatCount(length)} bytes that passes ${formatCount(MAX_KEPT)} bytes even with each of its texts cut to ${formatCount(KEEP_STRING)}: left out`);
+  const writer = await CommonWriter.open(ctx, new CommonLines(common, tooLarge));
   try {
     for await (const input of ctx.inputs()) {
       let previous: Harness = DEFAULT_HARNESS;
-      for await (const line of linesWithDocuments(input.stream)) {
+      // A session kept as one document is read as its pieces (records/document.ts).
+      for await (const read of renderLines(input.stream, KEEP_STRING, withDocuments)) {
+        where = { src: input.src, n: read.n };
+        if (read.bytes === null) {
+          ctx.warn(where, `a line of ${formatCount(read.shortened ?? 0)} bytes that passes ${formatCount(MAX_KEPT)} bytes even with each of its texts cut to ${formatCount(KEEP_STRING)}: left out`);
+          continue;
+        }
+        const line = read as PhysicalLine;
         if (line.bytes.length === 0) continue;
-        where = { src: input.src, n: line.n };
         const decoded = decodeLine(line.bytes);
         if (decoded.record) {
+          const odd = oddHeader(decoded.record.header);
+          if (odd) ctx.warn(where, `${odd}; read as a record of ${input.src ?? 'stdin'}`);
           await writer.record(decoded.record, input.src, line.n);
+        } else if ('notRecord' in decoded) {
+          ctx.warn(where, `not a record (${decoded.notRecord}), skipped`);
         } else if ('value' in decoded && isCommonLine(decoded.value)) {
-          await common(decoded.value);
+          await common(decoded.value, line.bytes.length);
         } else {
           // A native session line (or a broken one): tx-parse's reading, then tx-common's.
           for (const parsed of parsePhysicalLine(line, input.src, previous)) {
@@ -115,6 +160,20 @@ async function usagePage(ctx: Context): Promise<void> {
     }
   }
   await ctx.out.write(page.html());
+}
+
+/**
+ * What is wrong with a record header's optional fields, which the tools below use as a
+ * path and a line number; the field is then left out of the header (null when all is well).
+ */
+function oddHeader(header: RecordView['header']): string | null {
+  const h = header as unknown as Record<string, unknown>;
+  if (h.src !== undefined && typeof h.src !== 'string') {
+    const what = h.src === null ? 'null' : Array.isArray(h.src) ? 'an array' : typeof h.src === 'object' ? 'an object' : `a ${typeof h.src}`;
+    delete h.src;
+    return `a record whose src is ${what}, not a file name`;
+  }
+  return null;
 }
 
 const COMMON_BLOCKS = new Set(['text', 'thinking', 'redacted_thinking', 'tool_use', 'tool_result', 'image', 'artifact']);

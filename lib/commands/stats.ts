@@ -1,16 +1,14 @@
 // tx-stats: records in; one summary object per session out, written at the end of
 // the input (a session's lines need not be contiguous, so none is done before then).
 // Memory holds counters per session, never lines. tx-stats(1) is the reference.
-import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { isMainThread } from 'node:worker_threads';
-import { splitLines } from '../core/input/lines.js';
 import { readRecordBatches, type RecordStreamItem } from '../records/read.js';
 import { openNamed } from '../core/input/input-streams.js';
 import { stdoutIsTerminal, UsageError, type Context, type Tool } from '../core/tool.js';
 import type { SessionCounter } from '../codec.js';
 import { DEFAULT_HARNESS, facetOf, loadAll, loadFacet } from '../codecs.js';
-import { parsePhysicalLine } from '../records/parse-line.js';
+import { nativeFileRecords } from '../records/native-file.js';
 import type { Harness } from '../record.js';
 import { Buckets } from '../usage/buckets.js';
 import { type Bucket } from '../usage/bucket.js';
@@ -117,7 +115,7 @@ class Gathered {
   count(ctx: Context, item: RecordStreamItem): void {
     const rec = item.record;
     if (!rec) {
-      ctx.warn(item, 'not a record, skipped');
+      ctx.warn(item, `${item.why ?? 'not a record'}, skipped`);
       return;
     }
     const codec = facetOf(rec.header.harness, 'codec-stats');
@@ -243,7 +241,7 @@ class Gathered {
       const summary = stats.summary();
       if (ctx.args.subagents) {
         const s = this.sources.get(stats);
-        summary.subagent_totals = await subagentTotals(s?.harness ?? DEFAULT_HARNESS, s?.id ?? null, [...(s?.files ?? [])], this.read);
+        summary.subagent_totals = await subagentTotals(ctx, s?.harness ?? DEFAULT_HARNESS, s?.id ?? null, [...(s?.files ?? [])], this.read);
       }
       if (table) rows.push(summary);
       else await ctx.out.writeJson(summary);
@@ -258,7 +256,7 @@ class Gathered {
       for (const [counter, [key, id]] of keys) {
         const s = this.sources.get(counter);
         const harness = s?.harness ?? 'claude-code';
-        await subagentTotals(harness, id, [...(s?.files ?? [])], this.read, (e, nanos) => buckets.add(key, id, harness, e, nanos));
+        await subagentTotals(ctx, harness, id, [...(s?.files ?? [])], this.read, (e, nanos) => buckets.add(key, id, harness, e, nanos));
       }
     }
     const objects = buckets ? [...buckets.objects()] : rows;
@@ -332,7 +330,8 @@ function quietly(ctx: Context): Context {
  * read as tx-parse reads it, into one counter. A file already read (among the input,
  * or beside another file of the session) is not counted again.
  */
-async function subagentTotals(harness: Harness, id: string | null, files: string[], read: Set<string>, sink: UsageSink | null = null): Promise<Record<string, unknown>> {
+async function subagentTotals(ctx: Context, harness: Harness, id: string | null, files: string[], read: Set<string>, sink: UsageSink | null = null): Promise<Record<string, unknown>> {
+  const onProblem = (file: string, message: string) => ctx.warn({ src: file }, message);
   const counter = facetOf(harness, 'codec-stats').stats(id, sink);
   // The store is found through the whole codec, loaded only here (--subagents).
   const { store } = await loadFacet(harness, 'codec');
@@ -342,9 +341,14 @@ async function subagentTotals(harness: Harness, id: string | null, files: string
       if (read.has(file)) continue;
       read.add(file);
       transcripts++;
-      for await (const physical of splitLines(createReadStream(file, { highWaterMark: 1 << 20 }))) {
-        for (const parsed of parsePhysicalLine(physical, file, harness)) counter.add(parsed.header, parsed.value);
+      let lines;
+      try {
+        lines = nativeFileRecords(file, harness);
+      } catch (err) {
+        onProblem(file, `cannot read: ${(err as Error).message}`);
+        continue;
       }
+      for await (const { record } of lines) counter.add(record.header, record.value);
     }
   }
   const s = counter.summary();

@@ -1,14 +1,15 @@
 // A Common conversation made into one a client can continue, before any harness writer
 // sees it: every tool call answered, no empty message, the user first, tool inputs in
-// the shape the target takes, and a size the target's context window holds. What a
+// the shape the target takes, and a size its context window holds (or a note that it does not). What a
 // client would reject on resume (or send to an API that rejects it) is repaired here,
 // once, for every target; what cannot be repaired stops the conversion with a reason.
 import { isModeled, usableBlocks, type Block, type CommonMessage, type CommonSession } from '../common.js';
 import { stringifyJson } from '../core/json/json-text.js';
 import { Spool } from '../core/output/spool.js';
 import { isDate, orphanBlocks, orphanText, placeholderResult, placeholderTurn } from './placeholders.js';
-import { NotContinuable, PLACEHOLDER_OPENING, type ContinueOptions, type ContinueRules } from './rules.js';
-import { add, estimateTokens, measure, type Size } from './size.js';
+import { PLACEHOLDER_OPENING, type ContinueOptions, type ContinueRules } from './rules.js';
+import { measure, SizeMeter } from './size.js';
+import { sizeVerdict } from './window.js';
 
 /** The ids a message's assistant tool calls want answered (tool_use and artifact blocks, but for calls the target's server answers itself). */
 function callIds(m: CommonMessage, serverCalls: readonly string[]): string[] {
@@ -28,11 +29,11 @@ function callIds(m: CommonMessage, serverCalls: readonly string[]): string[] {
 export class Continuable {
   /** Problems with single messages or blocks (each is reported where it was found). */
   readonly warnings: string[] = [];
+  /** What the size rule said of a session it writes although it is larger than the window (set once messages() has begun). */
+  sizeNote: string | null = null;
   private readonly spool = new Spool();
-  private readonly window: number;
+  private readonly size: SizeMeter;
   private count = 0;
-  private total: Size = { bytes: 0, images: 0 };
-  private sinceCompaction: Size = { bytes: 0, images: 0 };
   /** Spool offset and index of the latest message marked after_compaction. */
   private compaction: { offset: number; index: number } | null = null;
   /** The timestamp of the latest message, given to placeholder results written at the end. */
@@ -59,7 +60,7 @@ export class Continuable {
     private readonly target: { harness: string; rules: ContinueRules },
     private readonly options: ContinueOptions,
   ) {
-    this.window = options.contextWindow ?? target.rules.contextWindow;
+    this.size = new SizeMeter(options.source);
   }
 
   /** Take one Common message (in stream order); `n` is its line number, given back with it. */
@@ -102,13 +103,9 @@ export class Continuable {
     const line = `[${n},${stringifyJson(m)}]\n`;
     if (m.after_compaction === true && m.sidechain !== true) {
       this.compaction = { offset: this.spool.size, index: this.count };
-      this.sinceCompaction = { bytes: 0, images: 0 };
+      this.size.compaction();
     }
-    if (m.sidechain !== true) {
-      const size = measure(m, Buffer.byteLength(line));
-      this.total = add(this.total, size);
-      this.sinceCompaction = add(this.sinceCompaction, size);
-    }
+    if (m.sidechain !== true) this.size.push(m, measure(m, Buffer.byteLength(line)));
     this.spool.write(line);
     this.count++;
   }
@@ -199,7 +196,8 @@ export class Continuable {
 
   /**
    * After the last message: the messages to write, in order, with placeholders where
-   * they are needed. Throws NotContinuable when the conversation does not fit the window.
+   * they are needed. Throws NotContinuable where the size rule refuses the conversation
+   * (window.ts); where it writes one larger than the window, sizeNote says so.
    */
   *messages(): Generator<{ message: CommonMessage; n: number }> {
     this.closeTurn(this.count);
@@ -207,8 +205,11 @@ export class Continuable {
     let from = { offset: 0, index: 0 };
     if (this.options.fromCompaction && this.compaction) from = this.compaction;
     // A subagent's transcript is not resumed by itself: its size is not the client's concern.
-    const loaded = (this.options.fromCompaction || this.target.rules.startsAtCompaction) && this.compaction ? this.sinceCompaction : this.total;
-    if (this.session.parent === undefined) this.checkSize(loaded);
+    if (this.session.parent === undefined) {
+      const fromCompaction = (this.options.fromCompaction || this.target.rules.startsAtCompaction) && this.compaction !== null;
+      const verdict = sizeVerdict({ id: this.session.id, from: this.session.harness, target: this.target, options: this.options, meter: this.size, fromCompaction });
+      if (!verdict.fits) this.sizeNote = verdict.note;
+    }
     let index = from.index;
     let started = false;
     for (const { message: m, n } of this.readBack(from.offset)) {
@@ -243,19 +244,6 @@ export class Continuable {
       const turn: CommonMessage = { type: 'message', id: `${this.session.id}:placeholder-results`, role: 'user', ...(this.lastTimestamp !== undefined ? { timestamp: this.lastTimestamp } : {}), content: last.map(placeholderResult) };
       yield { message: turn, n: 0 };
     }
-  }
-
-  /** Stop when the conversation to write does not fit the window, saying what would. */
-  private checkSize(size: Size): void {
-    const tokens = estimateTokens(size);
-    if (tokens <= this.window) return;
-    const what = `session ${this.session.id || '(without id)'} is about ${tokens} tokens, more than the ${this.window}-token context window of ${this.target.harness}`;
-    const since = estimateTokens(this.sinceCompaction);
-    if (this.compaction && size !== this.sinceCompaction && since <= this.window) {
-      throw new NotContinuable(`${what}: not written; --from-compaction starts it from its latest compaction (about ${since} tokens)`);
-    }
-    if (this.compaction) throw new NotContinuable(`${what} even from its latest compaction: not written, no client could continue it`);
-    throw new NotContinuable(`${what}, and it has no compaction to start from: not written, no client could continue it`);
   }
 
   /** The spooled messages from a byte offset on, parsed again one line at a time. */

@@ -1,10 +1,24 @@
 // What a target client needs of a conversation it continues, as each codec states it for
 // its harness (lib/codec.ts, continueRules), and what stops a conversion.
 
+import type { Usage } from '../common.js';
+
+/** What a harness's sessions record of their context, read where a session of that harness is measured (size.ts). */
+export interface RecordedContext {
+  /** The whole input of the turn an assistant message's usage records (as tx-common writes the harness's usage), in tokens; null when it records none. */
+  contextOf(usage: Usage): number | null;
+  /** The window a session ran with, from its last model, last usage and largest recorded context; null when they do not say. */
+  windowOf(model: string | undefined, usage: Usage | undefined, largest: number): number | null;
+}
+
 /** What a target client needs of a conversation it continues (each codec says it for its harness). */
 export interface ContinueRules {
   /** The context window of the client's default model, in tokens. */
   contextWindow: number;
+  /** The largest window the client gives any model it knows: a conversation larger than this no model of it continues. */
+  largestWindow: number;
+  /** What this harness's own sessions record of their context. */
+  recorded: RecordedContext;
   /** Tool inputs must be JSON objects; any other input is wrapped as {"input": value}. */
   objectInputs: boolean;
   /** The client resumes from the latest compaction the writer marks, leaving out what came before (so only that part must fit). */
@@ -26,8 +40,12 @@ export interface ContinueRules {
 export interface ContinueOptions {
   /** Start from the latest compaction (the first message marked after_compaction), leaving out what came before. */
   fromCompaction: boolean;
-  /** The context window to fit, in tokens (default: the target's). */
+  /** The context window to fit, in tokens (default: the session's own for its own harness, else the target's). */
   contextWindow?: number;
+  /** A conversation larger than the window is not written, whatever the target (tx-native --strict-size). */
+  strictSize?: boolean;
+  /** What the session's own harness records of its context (its codec's rules); without it the size is estimated only. */
+  source?: RecordedContext;
 }
 
 /** The text of a tool_result written where a call had none. */

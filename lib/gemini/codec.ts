@@ -8,6 +8,7 @@ import { geminiStatsCodec } from './codec-stats.js';
 import { CommonToGemini } from './from-common.js';
 import { geminiStore } from './store.js';
 import { geminiTexts } from './texts.js';
+import { GEMINI_WINDOW, geminiRecordedContext } from './window.js';
 
 /** The Gemini CLI codec. */
 export const geminiCodec: Codec = {
@@ -21,7 +22,7 @@ export const geminiCodec: Codec = {
   // puts its own session context first; thoughts are never sent back, so any harness's
   // reasoning may stay; the writer clears the list at a compaction (an empty checkpoint),
   // and the client resumes from there.
-  continueRules: { contextWindow: 1_048_576, startsAtCompaction: true, objectInputs: true, results: 'next', userFirst: false, callsWithoutResults: [], dropsForeignReasoning: false },
+  continueRules: { contextWindow: GEMINI_WINDOW, largestWindow: GEMINI_WINDOW, recorded: geminiRecordedContext, startsAtCompaction: true, objectInputs: true, results: 'next', userFirst: false, callsWithoutResults: [], dropsForeignReasoning: false },
   store: geminiStore,
   markup: null,
 };

@@ -9,6 +9,7 @@ import { installSessions } from './db-install.js';
 import { opencodeStore } from './ls-store.js';
 import { OpencodeNativeWriter } from './native-writer.js';
 import { opencodeTexts } from './texts.js';
+import { OPENCODE_LARGEST_WINDOW, OPENCODE_WINDOW, opencodeRecordedContext } from './window.js';
 
 /** The OpenCode codec. */
 export const opencodeCodec: Codec = {
@@ -20,7 +21,7 @@ export const opencodeCodec: Codec = {
   // The window of the models a continued session is likely to run on (Claude's 200k);
   // the client answers a call left without a result itself (a tool part that failed),
   // takes neighbouring messages of one role, and sends another model's reasoning as text.
-  continueRules: { contextWindow: 200_000, startsAtCompaction: false, objectInputs: true, results: 'next', userFirst: false, callsWithoutResults: [], dropsForeignReasoning: false },
+  continueRules: { contextWindow: OPENCODE_WINDOW, largestWindow: OPENCODE_LARGEST_WINDOW, recorded: opencodeRecordedContext, startsAtCompaction: false, objectInputs: true, results: 'next', userFirst: false, callsWithoutResults: [], dropsForeignReasoning: false },
   store: { ...opencodeStore, database: { install: installSessions } },
   markup: null,
 };

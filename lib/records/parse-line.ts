@@ -4,7 +4,7 @@ import { isAscii, isUtf8 } from 'node:buffer';
 import { classifyLine, kindReadsText } from './classify.js';
 import { valueEnd } from '../core/json/json-scan.js';
 import type { PhysicalLine } from '../core/input/lines.js';
-import { isRecordValue, type Harness, type RecordHeader } from '../record.js';
+import { headerProblem, isRecordValue, looksLikeRecord, type Harness, type RecordHeader } from '../record.js';
 
 /** A record made from a physical line, with the parsed native value when it has one. */
 export interface ParsedRecord {
@@ -97,6 +97,7 @@ export function parsePhysicalLine(line: PhysicalLine, src: string | undefined, p
   if (!headerOnly) record.value = value;
   if (lean) record.lean = true;
   if (isRecordValue(value)) record.isRecord = true;
+  else if (looksLikeRecord(value)) record.problem = `looks like a record, but ${headerProblem(value)}: read as a native line`;
   return [record];
 }
 

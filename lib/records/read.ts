@@ -6,10 +6,11 @@ import { DEFAULT_HARNESS } from '../codecs.js';
 import { isUtf8 } from 'node:buffer';
 import { withDocuments } from './document.js';
 import { parsePhysicalLine } from './parse-line.js';
-import { lineEnd, type Harness, type RecordHeader, type RecordView } from '../record.js';
-import { nativeBytes, decodeRecord, recordView } from './record-bytes.js';
+import { headerProblem, isHeader, lineEnd, looksLikeRecord, type Harness, type RecordHeader, type RecordView } from '../record.js';
+import { nativeBytes, decodeLine, decodeRecord, recordView } from './record-bytes.js';
 import { readsRegularFile, reusedChunks } from '../core/input/file-chunks.js';
 import { findTopLevelKey, isJsonSpace } from '../core/json/json-scan.js';
+import { scanObject, stringAt } from '../core/json/object-scan.js';
 import { isLongPiece, lineBatches, LONG_LINE, type LongPiece } from '../core/input/lines.js';
 import type { Output } from '../core/output/output.js';
 import type { Context } from '../core/tool.js';
@@ -19,7 +20,8 @@ export type RecordStreamItem =
   | { record: RecordView; bytes: Buffer; src?: string; n: number; long?: undefined }
   /** A record made from a native line (read as tx-parse reads it): its text is written by pushItem when wanted, not made for every line. */
   | { record: RecordView; bytes: null; src?: string; n: number; long?: undefined }
-  | { record: null; bytes: Buffer; src?: string; n: number; long?: undefined }
+  /** A line that is not a record; `why` says so when it means to be one but a header field is wrong. */
+  | { record: null; bytes: Buffer; src?: string; n: number; long?: undefined; why?: string }
   /** A record longer than LONG_LINE: its header only; its bytes went where `long` said. */
   | { record: RecordView; bytes: null; src?: string; n: number; long: true };
 
@@ -50,6 +52,8 @@ export interface ReadOptions {
    * parses the line whole).
    */
   nativeValue?: (bytes: Buffer) => unknown;
+  /** Called when an input has been read to its end, before the next one is opened. */
+  inputEnd?: () => Promise<void>;
 }
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -73,7 +77,8 @@ export async function* readRecordBatches(ctx: Context, options: ReadOptions = {}
     // it may be, with no stream to say whether more is waiting.
     const mayBeLive = !readsRegularFile(chunks);
     const streamed = chunks === input.stream;
-    for await (const lines of withDocuments(lineBatches(chunks))) {
+    // A stream's chunks are buffers of their own: a long line's pieces are kept, not copied.
+    for await (const lines of withDocuments(lineBatches(chunks, LONG_LINE, 0, streamed))) {
       let batch: RecordStreamItem[] = [];
       for (const item of lines) {
         if (isLongPiece(item)) {
@@ -94,13 +99,22 @@ export async function* readRecordBatches(ctx: Context, options: ReadOptions = {}
         }
         // A blank line between records is nothing; among native lines it is a record, as tx-parse makes it.
         if (item.bytes.length === 0 && !native) continue;
+        if (!native && isPlainObject(item.bytes)) {
+          // A long native line, found so without parsing it: it is parsed once, below.
+          native = true;
+          ctx.noteOnce(`${src ?? 'stdin'}: native session lines, not records: read as tx-parse reads them`, 'of native session lines, read as tx-parse reads them');
+        }
         if (!native) {
-          const record = decodeRecord(item.bytes, options.verify);
-          if (record) {
-            batch.push({ record, bytes: item.bytes, src, n: item.n });
+          const decoded = decodeLine(item.bytes, options.verify);
+          if (decoded.record) {
+            batch.push({ record: decoded.record, bytes: item.bytes, src, n: item.n });
             continue;
           }
-          if (!looksNative(item.bytes)) {
+          if ('notRecord' in decoded) {
+            batch.push({ record: null, bytes: item.bytes, src, n: item.n, why: `not a record (${decoded.notRecord})` });
+            continue;
+          }
+          if (!('value' in decoded) || !looksNative(item.bytes, decoded.value)) {
             batch.push({ record: null, bytes: item.bytes, src, n: item.n });
             continue;
           }
@@ -128,20 +142,39 @@ export async function* readRecordBatches(ctx: Context, options: ReadOptions = {}
       // batch wrote goes out now, not when 64 KB have gathered, so a pipeline shows it live.
       if (mayBeLive && (!streamed || input.stream.readableLength === 0)) await ctx.out.flush();
     }
+    await options.inputEnd?.();
   }
 }
 
-/** A line that parses as a JSON object (and, having reached here, is not a record). */
-function looksNative(bytes: Buffer): boolean {
-  let i = 0;
+/** Lines at least this long are looked at shallowly before they are parsed. */
+const SHALLOW_FROM = 1024 * 1024;
+const RECORD_KEYS: ReadonlySet<string> = new Set(['harness', 'kind', 'n', 'type']);
+
+/**
+ * The top-level `type` of a long line that is a JSON object by its structure and does not
+ * mean to be a record (looksLikeRecord), found without parsing it; undefined for a short
+ * line or any other. (Only parsing says whether every string in it is valid.)
+ */
+export function plainObjectType(bytes: Buffer): string | null | undefined {
+  if (bytes.length < SHALLOW_FROM || !isUtf8(bytes)) return undefined;
+  const scan = scanObject(bytes, RECORD_KEYS);
+  if (!scan) return undefined;
+  let i = scan.end;
   while (i < bytes.length && isJsonSpace(bytes[i])) i++;
-  if (bytes[i] !== 0x7b || !isUtf8(bytes)) return false;
-  try {
-    const v = JSON.parse(bytes.toString('utf8'));
-    return v !== null && typeof v === 'object' && !Array.isArray(v);
-  } catch {
-    return false;
-  }
+  if (i < bytes.length) return undefined;
+  const v = scan.values;
+  if ((v.has('harness') ? 1 : 0) + (v.has('kind') ? 1 : 0) + (v.has('n') ? 1 : 0) >= 2) return undefined;
+  return stringAt(bytes, v.get('type'));
+}
+
+/** A long line that is a JSON object and no record, by plainObjectType. */
+function isPlainObject(bytes: Buffer): boolean {
+  return plainObjectType(bytes) !== undefined;
+}
+
+/** A line whose parsed `value` is a JSON object of UTF-8 text (and, having reached here, is not a record). */
+function looksNative(bytes: Buffer, value: unknown): boolean {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && isUtf8(bytes);
 }
 
 /** The JSON text of a record's header without its closing brace (fast for the common shape). */
@@ -278,7 +311,9 @@ export class LongReader {
         header = null;
       }
     }
-    if (isHeader(header)) {
+    if (!isHeader(header) && looksLikeRecord(header)) {
+      this.ctx.warn({ src: this.src, n: this.n }, `not a record (${headerProblem(header)}), skipped`);
+    } else if (isHeader(header)) {
       this.mode = 'record';
       this.header = header;
       this.action = this.options.long?.(header) ?? 'drop';
@@ -306,10 +341,21 @@ export class LongReader {
       return;
     }
     const quote = bytes.indexOf(0x22);
-    const text = this.b64carry + bytes.toString('latin1', 0, quote < 0 ? bytes.length : quote);
-    const whole = quote < 0 && !last ? text.length - (text.length % 4) : text.length;
-    if (whole > 0) this.ctx.out.push(Buffer.from(text.slice(0, whole), 'base64'));
-    this.b64carry = text.slice(whole);
+    const end = quote < 0 ? bytes.length : quote;
+    // Decoded 64 KB of text at a time: a string of a whole piece (a megabyte or more) would
+    // be garbage the young generation cannot take, and pieces pile up before it is collected.
+    for (let at = 0; at < end; ) {
+      const to = Math.min(end, at + 64 * 1024);
+      const text = this.b64carry + bytes.toString('latin1', at, to);
+      const whole = to === end && (quote >= 0 || last) ? text.length : text.length - (text.length % 4);
+      if (whole > 0) this.ctx.out.push(Buffer.from(text.slice(0, whole), 'base64'));
+      this.b64carry = text.slice(whole);
+      at = to;
+    }
+    if (end === 0 && (quote >= 0 || last) && this.b64carry.length > 0) {
+      this.ctx.out.push(Buffer.from(this.b64carry, 'base64'));
+      this.b64carry = '';
+    }
     if (quote >= 0) {
       this.b64done = true;
       this.tail = bytes.toString('latin1', quote + 1, quote + 257);
@@ -321,9 +367,5 @@ function looksLikeObjectStart(bytes: Buffer): boolean {
   let i = 0;
   while (i < bytes.length && isJsonSpace(bytes[i])) i++;
   return bytes[i] === 0x7b;
-}
-
-function isHeader(h: any): h is RecordHeader {
-  return h !== null && typeof h === 'object' && typeof h.harness === 'string' && typeof h.kind === 'string' && typeof h.n === 'number';
 }
 

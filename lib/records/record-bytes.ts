@@ -3,7 +3,7 @@
 import { findTopLevelKey, isJsonSpace, valueEnd } from '../core/json/json-scan.js';
 import { stringifyJson } from '../core/json/json-text.js';
 import { parseWithout } from '../core/json/parse-without.js';
-import { isHeader, type RecordHeader, type RecordView } from '../record.js';
+import { headerProblem, isHeader, looksLikeRecord, type RecordHeader, type RecordView } from '../record.js';
 
 const LINE_KEY = Buffer.from(',"line":');
 const CLOSE = Buffer.from('}\n');
@@ -131,8 +131,12 @@ export function recordView(header: RecordHeader, lineBytes: Buffer | null, value
   return lazyView(header, lineBytes, value, lean);
 }
 
-/** One input line read as a record if it is one, else as whatever JSON value it holds. */
-export type DecodedLine = { record: RecordView } | { record: null; value: unknown } | { record: null; error: string };
+/**
+ * One input line read as a record if it is one, else as whatever JSON value it holds; a
+ * line that means to be a record (looksLikeRecord) with a header field of another type
+ * is neither, and `notRecord` says which field is wrong.
+ */
+export type DecodedLine = { record: RecordView } | { record: null; value: unknown } | { record: null; notRecord: string } | { record: null; error: string };
 
 /**
  * Read a line that may be a record or another JSON line (a Common line), parsing it at
@@ -141,6 +145,7 @@ export type DecodedLine = { record: RecordView } | { record: null; value: unknow
  */
 export function decodeLine(buf: Buffer, verify = false): DecodedLine {
   const cut = cutRecord(buf, verify);
+  if (typeof cut === 'string') return { record: null, notRecord: cut };
   if (cut) return { record: cut };
   let value: unknown;
   try {
@@ -149,6 +154,7 @@ export function decodeLine(buf: Buffer, verify = false): DecodedLine {
     return { record: null, error: (err as Error).message };
   }
   const record = recordOfValue(value);
+  if (typeof record === 'string') return { record: null, notRecord: record };
   return record ? { record } : { record: null, value };
 }
 
@@ -162,8 +168,11 @@ export function decodeRecord(buf: Buffer, verify = false): RecordView | null {
   return decoded.record;
 }
 
-/** The record whose `line` is its last key, cut out of the bytes without parsing the line; else null. */
-function cutRecord(buf: Buffer, verify: boolean): RecordView | null {
+/**
+ * The record whose `line` is its last key, cut out of the bytes without parsing the line;
+ * why it is not one when its header means to be a record's; else null.
+ */
+function cutRecord(buf: Buffer, verify: boolean): RecordView | string | null {
   // Records begin with their header; anything else is not worth a key scan.
   let i = 0;
   while (i < buf.length && isJsonSpace(buf[i])) i++;
@@ -180,15 +189,15 @@ function cutRecord(buf: Buffer, verify: boolean): RecordView | null {
   } catch {
     return null;
   }
-  return isHeader(header) ? new CutRecord(header, buf, key.value, close, verify) : null;
+  if (isHeader(header)) return new CutRecord(header, buf, key.value, close, verify);
+  return looksLikeRecord(header) ? headerProblem(header) : null;
 }
 
-/** A record from a parsed value (a record that was reformatted or reordered), or null. */
-function recordOfValue(whole: any): RecordView | null {
+/** A record from a parsed value (a record that was reformatted or reordered); why it is not one when it means to be; or null. */
+function recordOfValue(whole: any): RecordView | string | null {
   if (!whole || typeof whole !== 'object' || Array.isArray(whole)) return null;
   const { line, ...header } = whole;
-  if (!isHeader(header)) return null;
+  if (!isHeader(header)) return looksLikeRecord(header) ? headerProblem(header) : null;
   if (line === undefined) return lazyView(header, null);
   return lazyView(header, Buffer.from(stringifyJson(line)), line);
 }
-

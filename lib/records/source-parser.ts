@@ -99,6 +99,23 @@ export class SourceParser {
     this.previous = previous;
   }
 
+  /**
+   * Append the records of a batch of lines, letting the output drain after each piece of a
+   * long line: a batch can hold a whole LONG_LINE of pieces, whose base64 would otherwise
+   * wait in the output all at once.
+   */
+  async pushDraining(batch: LineItem[]): Promise<void> {
+    let from = 0;
+    for (let i = 0; i < batch.length; i++) {
+      if (!isLongPiece(batch[i])) continue;
+      this.push(from === 0 && i === batch.length - 1 ? batch : batch.slice(from, i + 1));
+      from = i + 1;
+      await this.ctx.out.flushIfFull();
+    }
+    if (from < batch.length) this.push(from === 0 ? batch : batch.slice(from));
+    await this.ctx.out.flushIfFull();
+  }
+
   /** Append the records of a batch of lines (synchronously; flush after). */
   push(batch: LineItem[]): void {
     const { ctx, src } = this;

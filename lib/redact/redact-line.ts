@@ -1,10 +1,10 @@
 // Redacting one input line: a record (tx-parse's output), a Common line, a native session
-// line or any other JSON value has the strings inside it redacted and is written with
+// line or any other JSON value has the strings and member names inside it redacted and is written with
 // JSON.stringify only when one changed; anything else is redacted as text. A line that
 // keeps all its strings keeps its bytes.
 import { isUtf8 } from 'node:buffer';
-import { rewriteStrings } from '../core/json/field-path.js';
 import type { LineSurvey, Redaction, TextRedactor } from './redact-text.js';
+import { redactJson } from './walk.js';
 
 /** What became of one line. */
 export type LineResult =
@@ -39,7 +39,7 @@ function redactOnce(raw: string, redactor: TextRedactor, text: boolean, survey: 
     return plain.kind === 'skipped' ? plain : { ...plain, notJson: true };
   }
   const found: Redaction[] = [];
-  const result = rewriteStrings(value, [[]], (s) => redactor.redact(s, found, survey));
+  const result = redactJson(value, redactor.forJson(found, survey));
   if (!result.changed) return { kind: 'same', found };
   let out: string;
   try {

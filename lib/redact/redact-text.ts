@@ -6,8 +6,16 @@ import { createHash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import { forEachBase64Run, MIN_BASE64 } from './base64-runs.js';
 import type { HomeMasker } from './home.js';
+import { NAME_RULES, SECRET_NAME } from './name-rules.js';
 import { nonOverlapping, type Finding, type Scanner } from './scan.js';
-import { SECRETLINT_HINT, SecretlintFinder } from './secretlint.js';
+import { SECRETLINT_CASED, SecretlintFinder } from './secretlint.js';
+import type { JsonRedactor } from './walk.js';
+
+/** Rules that know a secret by the name given to it; a URL's password keeps its own rule's name, as before secretlint's. */
+const NAME_RULE_IDS = new Set(NAME_RULES.map((r) => r.id).filter((id) => id !== 'url-password'));
+
+/** The shortest member name searched for secrets. */
+const MIN_SECRET_NAME = 8;
 
 /** How deep JSON string literals inside strings are decoded: a string in JSON text in a string… */
 export const MAX_JSON_DEPTH = 4;
@@ -94,7 +102,7 @@ export class TextRedactor {
 
   /**
    * A look at a raw line's bytes before it is parsed: null when nothing in it can need
-   * redacting (no rule keyword or secretlint hint, no base64 run that starts like text,
+   * redacting (no rule keyword or secretlint hint, found in one pass; no base64 run that starts like text,
    * nothing for --home),
    * else the keywords its strings can hold (null: any, when escapes could spell one).
    */
@@ -102,7 +110,7 @@ export class TextRedactor {
     const keywords = this.scanner.keywordsIn(raw);
     // A keyword spelled with \u escapes (JSON.stringify never writes printable ASCII so), or a '/' written '\/'.
     const escaped = /\\u00[2-7][0-9a-fA-F]|\\\//.test(raw);
-    if (keywords.length > 0 || escaped || SECRETLINT_HINT.test(raw) || this.scanner.hasRulesWithoutKeywords || (this.home !== null && this.home.mayHold(raw)) || holdsTextBase64(raw)) {
+    if (keywords.length > 0 || escaped || SECRETLINT_CASED.test(raw) || this.scanner.hasRulesWithoutKeywords || (this.home !== null && this.home.mayHold(raw)) || holdsTextBase64(raw)) {
       return { keywords: escaped ? null : keywords };
     }
     return null;
@@ -133,11 +141,40 @@ export class TextRedactor {
     return out;
   }
 
+  /** What redactJson asks of this redactor for one line: its strings and member names, found pushed onto `found`. */
+  forJson(found: Redaction[], survey: LineSurvey = ANY): JsonRedactor {
+    return {
+      value: (text, name) => this.redactMember(name, text, found, survey),
+      // No secret any rule finds is shorter than this; most names are.
+      name: (text) => (text.length < MIN_SECRET_NAME ? text : this.redact(text, found, survey)),
+    };
+  }
+
+  /**
+   * A member's string value: its own secrets, else, when the member's name says it holds
+   * one (`API_KEY`, `password`, `Authorization`), the value as the name-rules read
+   * `"NAME": "VALUE"` in JSON text.
+   */
+  private redactMember(name: string | null, value: string, found: Redaction[], survey: LineSurvey): string {
+    const out = this.redact(value, found, survey);
+    if (out !== value || name === null || !SECRET_NAME.test(name)) return out;
+    const head = `"${name}": "`;
+    const from = head.length;
+    const to = from + value.length;
+    const hits = this.scanner.find(`${head}${value}"`, survey.keywords).filter((h) => h.start >= from && h.end <= to);
+    if (hits.length === 0) return out;
+    return replaceAll(value, hits.map((h) => ({ ...h, start: h.start - from, end: h.end - from })), found);
+  }
+
   private redactDirect(text: string, found: Redaction[], survey: LineSurvey): string {
-    // Own rules first: of two findings of the same secret, the first named stays.
+    // Of two findings of the same secret the first named stays: our shape rules and URL
+    // passwords, then secretlint's, then the rules that know a secret by its name only.
     let hits = this.scanner.find(text, survey.keywords);
     const linted = this.secretlint.find(text);
-    if (linted.length > 0) hits = nonOverlapping([...hits, ...linted]);
+    if (linted.length > 0) {
+      const byName = hits.filter((h) => NAME_RULE_IDS.has(h.rule));
+      hits = nonOverlapping([...hits.filter((h) => !NAME_RULE_IDS.has(h.rule)), ...linted, ...byName]);
+    }
     if (this.home) {
       const names = this.home.find(text);
       if (names.length > 0) hits = nonOverlapping([...hits, ...names]);

@@ -2,7 +2,8 @@
 // runs on a text only when one of its keywords is in it; the secret is the rule's
 // secretGroup, else its first non-empty group, else the whole match; a secret at or
 // below the rule's entropy is dropped (the meaning of these fields in gitleaks' rules).
-import type { Rule, RuleSet } from './rules.js';
+import { KeywordFinder } from './keywords.js';
+import type { Rule, RuleSet } from './rule.js';
 
 /** One secret in a text: where it is, the rule that found it, and the secret itself. */
 export interface Finding {
@@ -27,17 +28,11 @@ export function shannonEntropy(text: string): number {
   return entropy;
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
-}
-
 /** A scanner: the rule set, and one pass over a text that tells which rules' keywords it holds. */
 export class Scanner {
-  private readonly keywordPattern: RegExp | null;
+  private readonly keywords: KeywordFinder;
   private readonly byKeyword = new Map<string, Rule[]>();
   private readonly always: Rule[] = [];
-  /** Each keyword, and the keywords inside it. */
-  private readonly inside = new Map<string, string[]>();
 
   constructor(readonly ruleSet: RuleSet) {
     for (const rule of ruleSet.rules) {
@@ -48,10 +43,7 @@ export class Scanner {
         list.push(rule);
       }
     }
-    const words = [...this.byKeyword.keys()].sort((a, b) => b.length - a.length);
-    // The longest keyword at a place is the one matched: it stands for those inside it.
-    for (const word of words) this.inside.set(word, words.filter((inner) => word.includes(inner)));
-    this.keywordPattern = words.length > 0 ? new RegExp(words.map(escapeRegExp).join('|'), 'gi') : null;
+    this.keywords = new KeywordFinder([...new Set([...this.byKeyword.keys(), ...(ruleSet.hints ?? []).map((h) => h.toLowerCase())])]);
   }
 
   /** Whether some rule runs on every text, keywords or not. */
@@ -61,19 +53,7 @@ export class Scanner {
 
   /** Every keyword in `text` (lower case), in one pass. */
   keywordsIn(text: string): string[] {
-    const seen = new Set<string>();
-    const re = this.keywordPattern;
-    if (!re) return [];
-    re.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(text)) !== null) {
-      // From the next character on, so keywords that overlap this one are found too.
-      re.lastIndex = m.index + 1;
-      const word = m[0].toLowerCase();
-      if (seen.has(word)) continue;
-      for (const inner of this.inside.get(word)!) seen.add(inner);
-    }
-    return [...seen];
+    return this.keywords.in(text);
   }
 
   /**
@@ -84,10 +64,10 @@ export class Scanner {
   private candidates(text: string, among: string[] | null): Rule[] {
     const chosen = new Set<Rule>(this.always);
     if (among === null) {
-      for (const word of this.keywordsIn(text)) for (const rule of this.byKeyword.get(word)!) chosen.add(rule);
+      for (const word of this.keywordsIn(text)) for (const rule of this.byKeyword.get(word) ?? []) chosen.add(rule);
     } else if (among.length > 0) {
       const lower = text.toLowerCase();
-      for (const word of among) if (lower.includes(word)) for (const rule of this.byKeyword.get(word)!) chosen.add(rule);
+      for (const word of among) if (lower.includes(word)) for (const rule of this.byKeyword.get(word) ?? []) chosen.add(rule);
     }
     return chosen.size === 0 ? [] : this.ruleSet.rules.filter((r) => chosen.has(r));
   }
@@ -140,7 +120,11 @@ function findByRule(text: string, rule: Rule, found: Finding[]): void {
     let start = mStart;
     let end = mEnd;
     const indices = m.indices!;
-    if (m.length >= 2) {
+    if (rule.pick) {
+      const g = rule.pick(m);
+      if (g === 0 || !indices[g]) continue;
+      [start, end] = indices[g]!;
+    } else if (m.length >= 2) {
       let g = rule.secretGroup;
       if (g === 0) for (let k = 1; k < m.length && g === 0; k++) if (m[k]) g = k;
       if (g > 0 && g < m.length && m[g] && indices[g]) [start, end] = indices[g]!;

@@ -5,6 +5,7 @@
 // pass is run again until every string it asked about was known (see TextRedactor.settle).
 import { lintSource } from '@secretlint/core';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
+import { isUrlPassword } from './name-rules.js';
 import type { Finding } from './scan.js';
 
 /**
@@ -30,6 +31,21 @@ const SHORT: Record<string, string> = { 'database-connection-string': 'database'
 export const SECRETLINT_HINT =
   /hooks\.slack\.com|A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA|[Ss]ecret_?[Aa]ccess|SECRET_?ACCESS|-----BEGIN|_authToken|npm_|xox[abpor]-|xapp-|SG\.|shp(?:pa|ca|at|ss)_|gh[pousr]_|github_pat_|sk-|lin_api_|ops_|:\/\/[^:/\s]*:[^@/\s]*@/;
 
+/**
+ * SECRETLINT_HINT's texts as keywords of the one pass over a raw line (keywords.ts),
+ * folded to lower case: a line holding none is not parsed. `SG.` folded would be in every
+ * `msg.`: SECRETLINT_CASED looks for it as written. A keyword found where the hint is
+ * not (`canvas` holds `anva`) only costs the line a parse; each string is then tested
+ * against SECRETLINT_HINT itself.
+ */
+export const SECRETLINT_KEYWORDS = [
+  'hooks.slack.com', 'a3t', 'akia', 'agpa', 'aida', 'aroa', 'aipa', 'anpa', 'anva', 'asia', 'secretaccess', 'secret_access', '-----begin', '_authtoken', 'npm_',
+  'xoxa-', 'xoxb-', 'xoxp-', 'xoxo-', 'xoxr-', 'xapp-', 'shppa_', 'shpca_', 'shpat_', 'shpss_', 'ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_', 'sk-', 'lin_api_', 'ops_', '://',
+];
+
+/** The one text of SECRETLINT_HINT looked for in a raw line as written. */
+export const SECRETLINT_CASED = /SG\./;
+
 /** The rule name a secretlint rule id is reported as. */
 export function shortRuleId(id: string): string {
   const name = id.startsWith(PREFIX) ? id.slice(PREFIX.length) : id;
@@ -41,7 +57,8 @@ export function secretlintRules(): string[] {
   return recommended.rules.map((r) => shortRuleId(r.meta.id)).filter((id) => id !== 'filter-comments');
 }
 
-const URL_PASSWORD = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^:/\s]*:([^@/\s]+)@/;
+/** A URL's user and password; a `${…}` reference is read whole, colon and all. */
+const URL_PASSWORD = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:\$\{[^{}\s]{1,128}\}|[^:/\s{}]){0,128}:(\$\{[^{}\s]{1,128}\}|[^@/\s]{1,256})@/;
 
 /** Lints one text with the preset; a URL finding is narrowed to its password, so the host stays readable. */
 export async function lintText(text: string): Promise<Finding[]> {
@@ -63,6 +80,8 @@ export async function lintText(text: string): Promise<Finding[]> {
         start += pw[0].length - 1 - pw[1].length;
         end = start + pw[1].length;
       }
+      // A template's password (`${DB_PASSWORD:-postgres}`) or a placeholder (`user:pass@`) is none.
+      if (!isUrlPassword(text.slice(start, end))) continue;
     }
     const secret = text.slice(start, end);
     // A placeholder an inner pass wrote (`postgres://u:[REDACTED:url-password]@h`) is not a secret again.

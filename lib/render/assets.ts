@@ -66,12 +66,42 @@ img.inline{max-width:100%;height:auto;border:1px solid var(--line);border-radius
 .hidden{display:none}
 .compaction{text-align:center;color:var(--muted);font-size:.8rem;margin:1rem 0}
 a{color:var(--user)}
+.turn{content-visibility:auto;contain-intrinsic-size:auto 8rem}
+.turn.context{background:transparent;box-shadow:none;border-style:dashed;border-left:4px solid var(--line);padding:.35rem 1rem}
+.turn.context>.meta .who{color:var(--muted)}
+details.context{border-style:dashed;font-size:.85rem}
+details.context>summary{color:var(--muted)}
+details.context>summary::before{content:"context: ";font-style:italic}
+pre.pasted,pre.context{max-height:none}
+details.more{border:none;background:transparent;margin:0}
+details.more>summary{color:var(--muted);font-size:.85rem;padding:.1rem 0}
+details.more[open]>summary{border-bottom:none}
+.bidi{color:var(--err);font-size:.8em}
+.took{color:var(--muted);font-size:.8rem;margin-left:.4rem}
+details.tool>summary .purpose{color:var(--muted);font-size:.85rem;margin-left:.5rem;font-style:italic}
+ul.todos{list-style:none;padding-left:.25rem;margin:.4rem 0}ul.todos .mark{display:inline-block;width:1.4rem}
+ul.todos .completed{color:var(--muted);text-decoration:line-through}ul.todos .in_progress{font-weight:600}
+nav.prompts{font-size:.9rem;margin-top:.75rem}nav.prompts ol{margin:.25rem 0;padding-left:1.75rem;max-height:16rem;overflow:auto}
+nav.prompts .calls{color:var(--muted);font-size:.8rem;margin-left:.4rem}
+.markdown{overflow-wrap:anywhere}
+.markdown>:first-child{margin-top:.25rem}.markdown>:last-child{margin-bottom:.25rem}
+.markdown p,.markdown ul,.markdown ol,.markdown blockquote,.markdown table{margin:.45rem 0}
+.markdown ul,.markdown ol{padding-left:1.5rem}
+.markdown h1,.markdown h2,.markdown h3,.markdown h4,.markdown h5,.markdown h6{font-size:1rem;margin:.75rem 0 .35rem}
+.markdown h1{font-size:1.2rem}.markdown h2{font-size:1.1rem}
+.markdown code{background:var(--code-bg);padding:.05rem .3rem;border-radius:4px}
+.markdown pre code{background:none;padding:0}
+.markdown blockquote{border-left:3px solid var(--line);margin-left:0;padding-left:.75rem;color:var(--muted)}
+.markdown table{border-collapse:collapse;display:block;overflow:auto}
+.markdown th,.markdown td{border:1px solid var(--line);padding:.2rem .5rem}
+.markdown hr{border:none;border-top:1px solid var(--line)}
 `;
 
 /**
- * The page's script: fills the header's end-of-session figures from each session's
- * footer, moves each subagent transcript under the call that dispatched it, filters
- * turns by the search box, and switches the theme. It reads data only as text.
+ * The page's script: fills the header's end-of-session figures and list of prompts from
+ * each session's footer, moves each subagent transcript under the call that dispatched
+ * it, filters turns by the search box, opens or closes every fold, and switches the
+ * theme. It reads data only as text.
  */
 export const SCRIPT = `(function(){
 var d=document;
@@ -82,11 +112,8 @@ d.querySelectorAll('section.session').forEach(function(s){
     if(dst)dst.textContent=src.textContent;
   });
 });
-d.querySelectorAll('[data-untitled]').forEach(function(h,i){
-  var p=h.closest('section').querySelector('.turn.user .prose');if(!p)return;
-  var t=p.textContent.replace(/\\s+/g,' ').trim();if(t.length>90)t=t.slice(0,89)+'\u2026';if(!t)return;
-  h.textContent=t;
-  if(i===0){d.title=t;var n=d.querySelector('.bar .name');if(n)n.textContent=t;}
+d.querySelectorAll('section.session>footer>nav.prompts').forEach(function(n){
+  n.parentNode.parentNode.querySelector(':scope>header').appendChild(n);
 });
 d.querySelectorAll('section.subagent[data-parent]').forEach(function(s){
   var call=d.getElementById(s.getAttribute('data-parent'));
@@ -105,6 +132,12 @@ function filter(){
   show(n);
 }
 if(q){q.disabled=false;q.addEventListener('input',function(){clearTimeout(timer);timer=setTimeout(filter,120);});show(turns.length);}
+var f=d.getElementById('fold');
+if(f){f.disabled=false;f.addEventListener('click',function(){
+  var open=f.textContent==='Open all';
+  d.querySelectorAll('main details').forEach(function(x){x.open=open;});
+  f.textContent=open?'Close all':'Open all';
+});}
 var b=d.getElementById('theme');
 if(b){b.disabled=false;b.addEventListener('click',function(){
   var r=d.documentElement,dark=r.getAttribute('data-theme')?r.getAttribute('data-theme')==='dark':matchMedia('(prefers-color-scheme: dark)').matches;

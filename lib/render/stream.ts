@@ -16,8 +16,8 @@ export class CommonRenderer {
     this.pairer = new TurnPairer((turn) => doc.turn(turn));
   }
 
-  /** Take one parsed Common line; returns what was wrong with it, or null. */
-  async line(value: any): Promise<LineProblem> {
+  /** Take one parsed Common line (`bytes`: its size, for the budget of what waits); returns what was wrong with it, or null. */
+  async line(value: any, bytes = 0): Promise<LineProblem> {
     if (!value || typeof value !== 'object' || Array.isArray(value)) return 'not a Common line (not an object), skipped';
     if (value.type === 'session') {
       await this.pairer.reset();
@@ -30,7 +30,7 @@ export class CommonRenderer {
     if (problem) return `${problem}, skipped`;
     // A block the model does not know is shown as its JSON; a turn is never dropped for one.
     const odd = (value.content as unknown[]).map((b) => blockProblem(b)).find((p) => p !== null);
-    await this.pairer.push(value as CommonMessage);
+    await this.pairer.push(value as CommonMessage, bytes);
     return odd ? `${odd}, shown as JSON` : null;
   }
 

@@ -55,8 +55,9 @@ export function formatCount(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
 
-/** A duration as `1h 02m`, `3m 04s` or `12s`. */
-export function formatDuration(ms: number): string {
+/** A duration as `1h 02m`, `3m 04s` or `12s` (`fine`: under ten seconds to the tenth, `2.4s`). */
+export function formatDuration(ms: number, fine = false): string {
+  if (fine && ms < 9950) return `${(Math.max(0, ms) / 1000).toFixed(1)}s`;
   const s = Math.max(0, Math.round(ms / 1000));
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);

@@ -4,8 +4,8 @@
 // with --by block; session summaries of the same session add up (counts and token sums
 // add, first and last timestamps are the earliest and the latest, lists are joined,
 // costs add in whole nanodollars). What is exact, and when, is in tx-stats(1), MERGING.
-import { splitLines } from '../core/input/lines.js';
-import { stdoutIsTerminal, UsageError, type Context } from '../core/tool.js';
+import { isLongPiece, lineBatches, LONG_LINE, type PhysicalLine } from '../core/input/lines.js';
+import { stdoutIsTerminal, UsageError, type Context, type Input } from '../core/tool.js';
 import { Buckets, GROUPINGS, type By } from './buckets.js';
 import { type Bucket } from './bucket.js';
 import { dollars, nanosOf } from './cost.js';
@@ -15,13 +15,23 @@ import { UsageTally, type ModelTally } from './tally.js';
 
 type Obj = Record<string, unknown>;
 
+/** The lines of an input; one longer than LONG_LINE (no tx-stats object is) is named and skipped as it is read. */
+async function* boundedLines(ctx: Context, input: Input): AsyncGenerator<PhysicalLine> {
+  for await (const batch of lineBatches(input.stream)) {
+    for (const line of batch) {
+      if (!isLongPiece(line)) yield line;
+      else if (line.first) ctx.warn({ src: input.src, n: line.n }, `line longer than ${LONG_LINE} bytes, skipped`);
+    }
+  }
+}
+
 /** Merge the tx-stats objects of the inputs and write the result. */
 export async function mergeStats(ctx: Context, usage: UsageOptions): Promise<void> {
   const sessions = new Map<string, Obj>();
   const loose: Obj[] = [];
   const groups = new Map<By, Buckets>();
   for await (const input of ctx.inputs()) {
-    for await (const line of splitLines(input.stream)) {
+    for await (const line of boundedLines(ctx, input)) {
       if (line.bytes.length === 0) continue;
       const where = { src: input.src, n: line.n };
       let o: unknown;

@@ -103,7 +103,8 @@ function asCodexSees(common: Buffer | any[]): unknown[] {
   for (const l of Array.isArray(common) ? common : lines(common)) {
     if (l.type === 'session') {
       const { src: _src, id: _id, version: _version, ...rest } = l;
-      out.push(rest);
+      // A rollout that names no provider is OpenAI's to the client; the one written back says so.
+      out.push({ ...rest, model_provider: rest.model_provider ?? 'openai' });
       continue;
     }
     const { id: _id, content, usage: _usage, model: _model, timestamp: _ts, ...flags } = l;

@@ -50,8 +50,10 @@ function home(dir: string): { home: string; a: string; b: string; zst: string } 
 }
 
 t.test('$CODEX_HOME: dated rollouts and archived ones, a compressed one read through the decoder, names from session_index.jsonl', async (t) => {
-  const h = home(t.testdir({}));
-  const r = await runTool(lsTool, ['--harness', 'codex', '--sort', 'path', '--lines'], { env: { CODEX_HOME: h.home, HOME: '/nonexistent' } });
+  const dir = t.testdir({});
+  const h = home(dir);
+  // A HOME that does not exist, made missing under the test's own directory.
+  const r = await runTool(lsTool, ['--harness', 'codex', '--sort', 'path', '--lines'], { env: { CODEX_HOME: h.home, HOME: path.join(dir, 'no-home') } });
   t.equal(r.status, 0, r.stderr);
   t.equal(r.stderr, '');
   t.same(
@@ -95,9 +97,9 @@ t.test('--current --harness codex: the newest rollout whose session ran in the d
     r.json.map((e) => [e.id, e.first_prompt]),
     [[B, 'add a test']],
   );
-  const old = await runTool(lsTool, ['--harness', 'codex', '--current', '--cwd', '/home/dev/nowhere'], { env: { CODEX_HOME: h.home } });
+  const old = await runTool(lsTool, ['--harness', 'codex', '--current', '--cwd', '/home/dev/elsewhere'], { env: { CODEX_HOME: h.home } });
   t.equal(old.status, 1);
-  t.match(old.stderr, /no session of \/home\/dev\/nowhere/);
+  t.match(old.stderr, /no session of \/home\/dev\/elsewhere/);
 });
 
 t.test('an archived rollout is listed from its folder but is never the current session', async (t) => {

@@ -204,3 +204,28 @@ t.test('--active after many compactions that each keep the whole history: every 
   t.same(ids.slice(-3), [`m${rounds}`, `c${rounds}`, 'mend'], 'the segment ends at its tail; what followed the summary comes after it');
   t.ok(r.stdout.length < 4 * Buffer.byteLength(manyCompactions(rounds)), `output (${r.stdout.length} bytes) stays within a small multiple of the input`);
 });
+
+t.test('several files: --jobs 1 says on stderr what --jobs 2 says, in file order (an input\'s skipped lines are counted when it ends, not after the next input\'s notes)', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tx-common-order-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const native = readFileSync(repo('fixtures', 'prototype-keys', 'claude-code', '-home-dev-app', 'dddddddd-0000-4000-8000-00000000000d.jsonl'), 'utf8').split('\n').filter(Boolean);
+  const files: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    const file = join(dir, `f${i}.jsonl`);
+    writeFileSync(file, ['not json', ...native.slice(0, 4), '[1]', '{"harness":"claude-code","n":"x","kind":"other","line":{}}'].join('\n') + '\n');
+    if (i % 2 === 0) {
+      // A records file whose own last line is not a record.
+      const records = join(dir, `r${i}.rec`);
+      writeFileSync(records, (await runBin('tx-parse', [file])).stdout.toString() + 'junk\n');
+      files.push(records);
+    } else files.push(file);
+  }
+  const one = await runBin('tx-common', ['--jobs', '1', ...files]);
+  const two = await runBin('tx-common', ['--jobs', '2', ...files]);
+  t.equal(one.stderr, two.stderr, 'the same stderr, line for line');
+  t.ok(one.stdout.equals(two.stdout), 'the same stdout');
+  const said = one.stderr.split('\n');
+  const summary = said.findIndex((l) => l.endsWith('r0.rec: 1 invalid line skipped'));
+  const nextNote = said.findIndex((l) => l.includes('f1.jsonl: native session lines'));
+  t.ok(summary >= 0 && nextNote > summary, 'the first input\'s count comes before the second input\'s first note');
+});

@@ -108,18 +108,52 @@ t.test('--exec runs the command on this terminal and exits with the client\'s st
   t.equal(r.stdout.toString(), `ran in /tmp/txcript-rec-codex/plain/work with --resume ${CODEX_ID} from ${claude}\n`);
 });
 
+t.test('--exec says what is missing, and what to do, when the session\'s directory is gone or the client is not installed', async (t) => {
+  const dir = scratch(t);
+  // The recorded Codex session, its directory moved under this test's scratch folder, where it does not exist.
+  const gone = path.join(dir, 'gone', 'work');
+  const home = path.join(dir, 'codex');
+  const original = filesUnder(path.join(CODEX_PLAIN, 'sessions'))[0];
+  const folder = path.join(home, 'sessions', '2026', '12', '01');
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(path.join(folder, path.basename(original)), readFileSync(original, 'utf8').replaceAll('/tmp/txcript-rec-codex/plain/work', gone));
+  const bin = path.join(dir, 'bin');
+  mkdirSync(bin);
+  writeFileSync(path.join(bin, 'claude'), '#!/bin/sh\necho ran\n');
+  chmodSync(path.join(bin, 'claude'), 0o755);
+  const claude = path.join(dir, 'claude');
+  const moved = await runBin('tx-continue', [CODEX_ID, '--with', 'claude-code', '--codex-home', home, '--config-dir', claude, '--exec'], '', env(dir, { PATH: bin }));
+  t.equal(moved.status, 1, 'exit 1');
+  t.equal(moved.stdout.toString(), '', 'nothing ran');
+  t.notMatch(moved.stderr, /can't cd|No such file/, 'no shell error');
+  t.match(moved.stderr, `tx-continue: the session's directory ${gone} does not exist (any more), and Claude Code continues a session in its own directory: make it (mkdir -p ${gone}), or bring the project back there, then run: cd ${gone} && CLAUDE_CONFIG_DIR=${claude} claude --resume ${CODEX_ID}`);
+  t.ok(existsSync(path.join(claude, 'projects')), 'the copy is installed, for the command to resume later');
+
+  mkdirSync(gone, { recursive: true });
+  const empty = path.join(dir, 'empty-bin');
+  mkdirSync(empty);
+  const absent = await runBin('tx-continue', [CODEX_ID, '--with', 'claude-code', '--codex-home', home, '--config-dir', path.join(dir, 'claude2'), '--exec'], '', env(dir, { PATH: empty }));
+  t.equal(absent.status, 1, 'exit 1');
+  t.notMatch(absent.stderr, /not found:|: not found/, 'no shell error');
+  t.match(absent.stderr, `tx-continue: claude is not installed here (not found on PATH): install Claude Code, or put its claude on PATH, then run: cd ${gone} && CLAUDE_CONFIG_DIR=${path.join(dir, 'claude2')} claude --resume ${CODEX_ID}`);
+  const found = await runBin('tx-continue', [CODEX_ID, '--with', 'claude-code', '--codex-home', home, '--config-dir', path.join(dir, 'claude3'), '--exec'], '', env(dir, { PATH: `${empty}:${bin}:/usr/bin:/bin` }));
+  t.equal(found.status, 0, found.stderr);
+  t.equal(found.stdout.toString(), 'ran\n', 'with both there, the client runs');
+});
+
 t.test('a session no client could continue is refused, and nothing is installed', async (t) => {
   const dir = scratch(t);
   const home = path.join(dir, 'codex');
   const folder = path.join(home, 'sessions', '2026', '12', '01');
   mkdirSync(folder, { recursive: true });
   const original = filesUnder(path.join(CODEX_PLAIN, 'sessions'))[0];
-  const pasted = { timestamp: '2026-12-01T03:11:16.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'log line\n'.repeat(111_112) }] } };
+  // Over 4 MB of text: more than any Claude Code model holds.
+  const pasted = { timestamp: '2026-12-01T03:11:16.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'log line\n'.repeat(500_000) }] } };
   writeFileSync(path.join(folder, path.basename(original)), readFileSync(original, 'utf8') + JSON.stringify(pasted) + '\n');
   const claude = path.join(dir, 'claude');
   const r = await runBin('tx-continue', [CODEX_ID, '--with', 'claude-code', '--codex-home', home, '--config-dir', claude], '', env(dir));
   t.equal(r.status, 1);
-  t.match(r.stderr, /tx-native: session \S+ is about \d+ tokens, more than the 200000-token context window of claude-code/);
+  t.match(r.stderr, /tx-native: session \S+ is about \d+ tokens \(\d+ recorded at its last reply, \d+ estimated after it\), more than the 200000-token context window of claude-code, and it has no compaction for --from-compaction to start from: not written, no model of claude-code has a window that large/);
   t.match(r.stderr, `tx-continue: ${path.join(folder, path.basename(original))}: not continued in claude-code`);
   t.equal(r.stdout.length, 0, 'no command');
   t.same(filesUnder(claude), [], 'nothing installed');

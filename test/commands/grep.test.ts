@@ -1,9 +1,10 @@
 // tx-grep: exact hits on named fixtures of both harnesses, the flags, JSON escapes in
-// the bytes, a corpus sweep against a search that parses every line, and the same
-// output for any --jobs.
+// the bytes, a corpus sweep against a search that parses every line, the same output for
+// any --jobs, RE2 patterns in linear time, the exit status of a file that cannot be read,
+// and lines read as tx-parse reads them.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { detectHarness, loadAll } from '../../lib/codecs.js';
 import { snippetOf } from '../../lib/commands/grep.js';
 import { corpusFiles, repo, runBin } from '../helpers.js';
@@ -94,12 +95,12 @@ t.test('the stores: both by default, from the environment or --config-dir / --co
   const r = await grep(['-F', 'naïve'], env);
   t.equal(r.status, 0);
   t.same(r.hits.map((h) => [h.harness, h.n]), [['codex', 3], ['codex', 8], ['claude-code', 1]]);
-  const flags = await grep(['-F', 'naïve', '--config-dir', join(FIX, 'claude'), '--codex-home', join(FIX, 'codex')], { ...process.env, HOME: '/nonexistent', CLAUDE_CONFIG_DIR: '', CODEX_HOME: '' });
+  const flags = await grep(['-F', 'naïve', '--config-dir', join(FIX, 'claude'), '--codex-home', join(FIX, 'codex')], { ...process.env, HOME: join(t.testdir({}), 'no-home'), CLAUDE_CONFIG_DIR: '', CODEX_HOME: '' });
   t.same(flags.hits, r.hits, 'the flags name the same stores');
   const none = await grep(['-F', 'no such text anywhere'], env);
   t.equal(none.status, 1);
   t.equal(none.stdout.length, 0);
-  const missing = await grep(['x', join(FIX, 'nope.jsonl')]);
+  const missing = await grep(['x', join(t.testdir({}), 'nope.jsonl')]);
   t.equal(missing.status, 2);
   t.match(missing.stderr, /nope\.jsonl: cannot read/);
   t.equal((await grep([])).status, 2, 'no pattern');
@@ -205,4 +206,67 @@ t.test('a line longer than the long-line limit is not searched, and said on stde
   const r = await grep(['--role', 'tool', '-F', 'café', CLAUDE], { ...process.env, TX_LONG_LINE: '400' });
   t.same(r.hits.map((h) => h.n), [4], 'line 4 (385 bytes) is searched; line 3 (492 bytes) is not');
   t.match(r.stderr, new RegExp(`${CLAUDE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: line longer than 400 bytes, not searched`));
+});
+
+/** A Claude Code session file of user lines (each text one line), in a fresh directory. */
+function sessionOf(t: Test, texts: (string | Buffer)[], name = '00000000-0000-4000-8000-00000000f001.jsonl'): string {
+  const lines = texts.map((x) => (typeof x === 'string' ? Buffer.from(JSON.stringify({ type: 'user', sessionId: 's1', message: { role: 'user', content: x } }) + '\n') : x));
+  const dir = t.testdir({ [name]: Buffer.concat(lines) });
+  return join(dir, name);
+}
+
+t.test('a pattern that backtracks exponentially in a backtracking engine is matched in linear time', async (t) => {
+  // (a+)+$ on 31 a's and a ! took past 60 s with JavaScript's engine; RE2 takes time linear in the text.
+  const file = sessionOf(t, ['a'.repeat(31) + '!', 'a'.repeat(5000) + '!', 'x aaaa']);
+  for (const args of [['(a+)+$'], ['-i', '(a|aa)+$'], ['(?:a*)*b']]) {
+    const started = Date.now();
+    const r = await grep([...args, file]);
+    t.ok(Date.now() - started < 20_000, `${args.join(' ')}: ${Date.now() - started} ms`);
+    t.same(r.hits.map((h) => h.n), args[0] === '(?:a*)*b' ? [] : [3], `${args.join(' ')}: the one text ending in a's`);
+  }
+});
+
+t.test('patterns are RE2: no lookaround nor backreferences (a usage error that says so), RE2 classes and flags', async (t) => {
+  for (const p of ['(?=a)b', '(?<!a)b', '(a)\\1']) {
+    const r = await grep([p, CLAUDE]);
+    t.equal(r.status, 2, `${p}: status 2`);
+    t.match(r.stderr, /not a regular expression: .*RE2 syntax: no lookahead, lookbehind or backreferences/, `${p}: says why`);
+  }
+  t.same((await grep(['(?i)FIXED THE', CLAUDE])).hits.map((h) => h.n), [5], '(?i) in the pattern');
+  t.same((await grep(['caf\\x{e9}', CLAUDE])).hits.map((h) => h.n), [1, 6], '\\x{…} spells a character');
+  t.same((await grep(['\\pL+é', CLAUDE])).hits.map((h) => h.snippet.match(/⟦(.*)⟧/)![1]), ['café', 'café'], 'Unicode classes');
+  t.same((await grep(['[[:upper:]]ixed', CLAUDE])).hits.map((h) => h.n), [5], 'POSIX classes');
+  t.same((await grep(['\\Qfix(ed)\\E', CLAUDE])).hits, [], '\\Q…\\E is literal text');
+  const kelvin = sessionOf(t, ['the \u212a and ſ signs']);
+  t.same((await grep(['-i', 'k and s', kelvin])).hits.map((h) => h.n), [1], '-i folds as Unicode does: K is k, ſ is s');
+  t.same((await grep(['-i', '-F', 'K AND S', kelvin])).hits.map((h) => h.n), [1], 'and with -F');
+  t.same((await grep(['-i', 'k (and) s', kelvin])).hits.map((h) => h.n), [1], 'and in a regular expression');
+});
+
+t.test('a file that cannot be read is status 2, named or found in a directory, after every other file is searched', async (t) => {
+  const { symlinkSync } = await import('node:fs');
+  const dir = t.testdir({ project: {} });
+  symlinkSync(join(dir, 'nowhere.jsonl'), join(dir, 'project', '00000000-0000-4000-8000-00000000f002.jsonl'));
+  const found = await grep(['-F', 'bug', CLAUDE, join(dir, 'project')]);
+  t.equal(found.status, 2, 'found in a directory: 2');
+  t.equal(found.hits.length, 2, 'the other file is searched');
+  t.match(found.stderr, /f002\.jsonl: cannot read/);
+  const named = await grep(['-F', 'bug', join(dir, 'missing.jsonl'), CLAUDE]);
+  t.equal(named.status, 2, 'named: 2');
+  t.equal(named.hits.length, 2, 'the files after it are searched');
+  t.match(named.stderr, /missing\.jsonl: cannot read/);
+});
+
+t.test('lines are read as tx-parse reads them: a line that is not UTF-8 holds no text, glued objects are two', async (t) => {
+  const latin1 = Buffer.concat([Buffer.from('{"type":"user","sessionId":"s1","message":{"role":"user","content":"caf'), Buffer.from([0xe9]), Buffer.from(' needle"}}\n')]);
+  const glued = Buffer.from(JSON.stringify({ type: 'user', sessionId: 's1', message: { role: 'user', content: 'first needle' } }) + JSON.stringify({ type: 'assistant', sessionId: 's1', message: { role: 'assistant', content: [{ type: 'text', text: 'second needle' }] } }) + '\n');
+  const file = sessionOf(t, [latin1, 'a needle', glued]);
+  const r = await grep(['-F', 'needle', file]);
+  t.same(brief(r.hits), [
+    [2, 'user', 'a ⟦needle⟧'],
+    [3, 'user', 'first ⟦needle⟧'],
+    [3, 'assistant', 'second ⟦needle⟧'],
+  ]);
+  const parsed = await runBin('tx-parse', [file]);
+  t.match(parsed.stdout.toString().split('\n')[0], /"kind":"invalid".*"error":"not UTF-8"/, 'tx-parse keeps line 1 as an invalid record');
 });

@@ -82,3 +82,17 @@ t.test('a 513 MiB line (longer than any JavaScript string) streamed through tx-p
   t.match(stderr, /stdin:1: line longer than 67108864 bytes/, 'tx-parse says which line it did not parse');
   t.equal(got.digest('hex'), expected.digest('hex'), 'same bytes out as in');
 });
+
+t.test('a long line is passed on in the pieces it was read in, never joined past FIRST_PIECE: it is held once, not twice', async (t) => {
+  const { FIRST_PIECE } = await import('../../lib/core/input/lines.js');
+  const s = new LineSplitter(4 * FIRST_PIECE);
+  const chunk = Buffer.alloc(64 * 1024, 0x61);
+  const items: LineItem[] = [];
+  for (let i = 0; i < 100; i++) items.push(...s.push(chunk));
+  items.push(...s.push(Buffer.from('\nnext\n')), ...s.end());
+  const pieces = items.filter(isLongPiece);
+  t.ok(pieces[0].first && pieces[0].bytes.length >= FIRST_PIECE && pieces[0].bytes.length < FIRST_PIECE + chunk.length, 'the first piece holds FIRST_PIECE bytes, a header and more');
+  t.ok(pieces.slice(1).every((p) => !p.first && p.bytes.length <= chunk.length), 'every other piece is one read');
+  t.equal(pieces.reduce((n, p) => n + p.bytes.length, 0), 100 * chunk.length, 'every byte once');
+  t.same(items.filter((i) => !isLongPiece(i)).map((i) => (i as { bytes: Buffer }).bytes.toString()), ['next']);
+});

@@ -66,17 +66,19 @@ t.test('a missing root lists nothing and exits 0', async (t) => {
 t.test('a root or config dir the user names must be a directory: missing or a file is a named error, exit 1', async (t) => {
   const dir = t.testdir({ file: 'not a folder', config: { projects: { '-home-u': 'a file where a project should be' } } });
   const file = path.join(dir, 'file');
+  // A path that does not exist, made missing under the test's own directory.
+  const missing = path.join(dir, 'missing');
   const cases: [string[], string][] = [
-    [['--root', '/nonexistent'], '--root /nonexistent: no such file or directory'],
+    [['--root', missing], `--root ${missing}: no such file or directory`],
     [['--root', file], `--root ${file}: not a directory`],
     [['--config', file], `--config ${file}: not a directory`],
-    [['--config', '/nonexistent'], '--config /nonexistent: no such directory'],
-    [['--current', '--root', '/nonexistent'], '--root /nonexistent: no such file or directory'],
-    [['--subagents', 'abc', '--root', '/nonexistent'], '--root /nonexistent: no such file or directory'],
+    [['--config', missing], `--config ${missing}: no such directory`],
+    [['--current', '--root', missing], `--root ${missing}: no such file or directory`],
+    [['--subagents', 'abc', '--root', missing], `--root ${missing}: no such file or directory`],
     [['--plugins', '--config', file], `--config ${file}: not a directory`],
-    [['--harness', 'codex', '--root', '/nonexistent'], '--root /nonexistent: no such file or directory'],
+    [['--harness', 'codex', '--root', missing], `--root ${missing}: no such file or directory`],
     [['--harness', 'codex', '--config', file], `--config ${file}: not a directory`],
-    [['/nonexistent'], '/nonexistent: no such file or directory'],
+    [[missing], `${missing}: no such file or directory`],
     [[path.join(dir, 'config'), file], `${file}: not a directory`],
   ];
   for (const [args, said] of cases) {

@@ -374,7 +374,7 @@ t.test('malformed Common lines are reported and left out, never a crash; a sessi
   t.same(readdirSync(config).length === 0 ? [] : readdirSync(join(config, 'projects')).flatMap((d) => readdirSync(join(config, 'projects', d))), [], 'no empty session file, no temporary left');
 });
 
-t.test('a conversation larger than the context window is not written or installed (exit 1); --from-compaction starts from its compaction; --context-window must be a number', async (t) => {
+t.test('a conversation larger than the context window: written with a note for its own client, refused under --strict-size, nothing installed then; --context-window must be a number', async (t) => {
   const config = scratch(t);
   const big = 'x'.repeat(8000);
   const lines = [
@@ -388,12 +388,20 @@ t.test('a conversation larger than the context window is not written or installe
   for (const harness of ['claude-code', 'codex']) {
     const fits = await runBin('tx-native', ['--harness', harness, '--context-window', '1000'], c);
     t.equal(fits.status, 0, `${harness} resumes from the compaction by itself: only that part must fit`);
+    t.equal(fits.stderr, '', 'and nothing is said of its size');
   }
   const after = ndjson([...lines, { type: 'message', id: 'u3', role: 'user', content: [{ type: 'text', text: big }] }]);
-  const refused = await runBin('tx-native', ['--harness', 'codex', '--context-window', '1000', '--install', '--config-dir', config], after);
-  t.equal(refused.status, 1);
-  t.match(refused.stderr, /is about 2\d{3} tokens, more than the 1000-token context window of codex even from its latest compaction: not written, no client could continue it/);
+  const strict = await runBin('tx-native', ['--harness', 'codex', '--context-window', '1000', '--strict-size', '--install', '--config-dir', config], after);
+  t.equal(strict.status, 1);
+  t.match(strict.stderr, /is about 2\d{3} tokens \(estimated from its bytes\), more than the 1000-token context window of codex \(--context-window\) even from its latest compaction: not written \(--strict-size\)/);
   t.same(readdirSync(config), [], 'nothing installed');
+  const own = await runBin('tx-native', ['--harness', 'codex', '--context-window', '1000', '--install', '--config-dir', config], after);
+  t.equal(own.status, 0, 'its own client: written');
+  t.match(own.stderr, /tx-native: session \S+ is about 2\d{3} tokens .* even from its latest compaction: written; the client may have to compact it before it goes on, or refuse it\n/);
+  t.match(own.stderr, 'installed ', 'and installed');
+  const other = await runBin('tx-native', ['--harness', 'claude-code', '--context-window', '1000'], after);
+  t.equal(other.status, 0, 'another client whose largest window holds it: written');
+  t.match(other.stderr, /more than the 1000-token context window of claude-code \(--context-window\) even from its latest compaction: written/);
   const cut = await runBin('tx-native', ['--harness', 'codex', '--from-compaction'], c);
   t.equal(cut.status, 0, cut.stderr);
   t.notMatch(cut.stdout.toString(), 'long ago', 'what came before the compaction is left out');

@@ -45,14 +45,14 @@ t.test('a Codex session larger than Claude Code can hold is refused, saying why,
   if (!plain) return t.fail('the plain scenario is recorded');
   const dir = mkdtempSync(path.join(tmpdir(), 'tx-codex-big-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  // The recorded rollout, then a pasted log of 1 MB (over 200,000 tokens at 4 bytes each).
+  // The recorded rollout, then a pasted log of 5 MB as JSON (over 1,000,000 tokens at 4 bytes each: more than any Claude Code model holds).
   const lines = readFileSync(plain.file, 'utf8').split('\n').filter(Boolean);
-  const pasted = { timestamp: '2026-12-01T03:11:16.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'log line\n'.repeat(111_112) }] } };
+  const pasted = { timestamp: '2026-12-01T03:11:16.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'log line\n'.repeat(500_000) }] } };
   const file = path.join(dir, 'rollout-2026-12-01T03-11-14-01a22f95-c454-7ee3-ba8a-32e14bb9f4bb.jsonl');
   writeFileSync(file, [...lines, JSON.stringify(pasted)].join('\n') + '\n');
   const config = path.join(dir, 'claude');
   const converted = convert(file, config);
   t.equal(converted.status, 1, 'exit status 1');
-  t.match(converted.stderr, /tx-native: session \S+ is about 2\d{5} tokens, more than the 200000-token context window of claude-code, and it has no compaction to start from: not written, no client could continue it/);
+  t.match(converted.stderr, /tx-native: session \S+ is about 1\d{6} tokens \(\d+ recorded at its last reply, \d+ estimated after it\), more than the 200000-token context window of claude-code, and it has no compaction for --from-compaction to start from: not written, no model of claude-code has a window that large \(1000000 tokens at most\)/);
   t.equal(converted.installed, null, 'nothing installed');
 });

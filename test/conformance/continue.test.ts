@@ -10,13 +10,14 @@
  * gemini-to-claude and gemini-to-codex; this proves the command's own path: lookup in the
  * stores, install, the printed command.)
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { conformanceSkip, repoRoot, runClaude, startMockApi } from '../harness/index.js';
 import { EXEC_FLAGS, runCodex, startMockResponses, writeCodexConfig } from '../harness/codex/index.js';
 import { recordedGeminiChats, resumeInstalled } from '../harness/gemini/index.js';
+import { codexConfig } from '../harness/codex/cli.js';
 import { runBin } from '../helpers.js';
 
 const skip = conformanceSkip();
@@ -195,6 +196,46 @@ t.test('a Gemini CLI chat continued through tx-continue in Codex: codex exec res
     t.same(input.filter((i) => i.type === 'function_call_output').map((i) => i.call_id), GEMINI_CALLS, 'their outputs, in order');
     const prompts = input.filter((i) => i.type === 'message' && i.role === 'user').flatMap((i) => i.content.map((c: any) => c.text));
     t.ok(prompts.includes('Read notes.txt and missing.txt, then run two commands.'), 'the prompt');
+  } finally {
+    await mock.close();
+  }
+});
+
+t.test('a Claude Code session continued in a Codex home with a provider of its own resumes under that provider; under a profile, with --model-provider', { skip }, async (t) => {
+  const mock = await startMockResponses({});
+  try {
+    const own = codexConfig(mock.url, { provider: 'mock' });
+    // Codex 0.169.0 takes a profile at run time (--profile work: work.config.toml over config.toml), which no file says.
+    const base = own.replace('model_provider = "mock"', `model_provider = "openai"\nopenai_base_url = "${mock.url}"`);
+    const cases = [
+      { name: 'config.toml names it', files: { 'config.toml': own }, flags: [] as string[], profile: [] as string[] },
+      { name: 'the profile names it', files: { 'config.toml': base, 'work.config.toml': 'model_provider = "mock"\n' }, flags: ['--model-provider', 'mock'], profile: ['--profile', 'work'] },
+    ];
+    for (const c of cases) {
+      const dir = scratch(t);
+      const home = path.join(dir, 'home');
+      const codexHome = path.join(home, '.codex');
+      mkdirSync(codexHome, { recursive: true });
+      for (const [name, text] of Object.entries(c.files)) writeFileSync(path.join(codexHome, name), text);
+      const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home };
+      const args = ['00000000-0000-4000-8000-0000000000b1', '--with', 'codex', '--config-dir', path.join(root, 'fixtures', 'recorded', 'tools'), '--codex-home', codexHome];
+      const r = await runBin('tx-continue', [...args, ...c.flags], '', env);
+      t.equal(r.status, 0, r.stderr);
+      const command = parseCommand(r.stdout.toString());
+      if (!command) return t.fail(`the command: ${r.stdout}`);
+      mkdirSync(command.cwd, { recursive: true });
+      const before = mock.responsesRequests().length;
+      const run = await runCodex({ args: ['exec', ...c.profile, ...EXEC_FLAGS, 'resume', command.id, 'ping'], home, cwd: command.cwd });
+      t.notMatch(run.stdout + run.stderr, /Cannot change this thread's model provider/, `${c.name}: the client accepts the provider`);
+      const input = (mock.responsesRequests()[before]?.body?.input ?? []) as any[];
+      t.ok(input.some((i) => i.type === 'function_call'), `${c.name}: the client resumed the conversation and sent it ${run.stderr.slice(-300)}`);
+      // The same session naming openai, as tx-native always wrote it before (or under a profile, without the flag): the client refuses it, so the checks above can fail.
+      const old = await runBin('tx-continue', [...args, '--session-id', 'new', ...(c.flags.length > 0 ? [] : ['--model-provider', 'openai'])], '', env);
+      const oldCommand = parseCommand(old.stdout.toString());
+      if (!oldCommand) return t.fail(`the command: ${old.stdout}${old.stderr}`);
+      const refused = await runCodex({ args: ['exec', ...c.profile, ...EXEC_FLAGS, 'resume', oldCommand.id, 'ping'], home, cwd: command.cwd });
+      t.match(refused.stdout + refused.stderr, /Cannot change this thread's model provider from `openai` to `mock` on resume/, `${c.name}: a rollout naming openai is refused there`);
+    }
   } finally {
     await mock.close();
   }

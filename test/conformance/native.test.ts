@@ -5,7 +5,7 @@
  * it send. Run for every recorded fixture and every corpus file the client can resume.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
@@ -128,3 +128,43 @@ for (const s of sessions) {
     for (let i = 0; i < Math.max(a.length, b.length); i++) t.same(b[i], a[i], `message ${i + 1} (${a[i]?.role ?? b[i]?.role})`);
   });
 }
+
+t.test('a 4 MB session with two 2 MB tool results, larger than its window, is written back with a note; the client loads the copy and compacts it before going on, as it does the original', { skip }, async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tx-native-big-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const id = '2f0d5b7e-3c1a-4e8b-9d6f-0a1b2c3d4e5f';
+  const payload = 'line of a large file\n'.repeat(100_000);
+  let n = 0;
+  const line = (type: string, message: object) => {
+    n++;
+    const uuid = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    const parentUuid = n === 1 ? null : `00000000-0000-4000-8000-${String(n - 1).padStart(12, '0')}`;
+    return JSON.stringify({ parentUuid, isSidechain: false, userType: 'external', cwd: '/tmp/txcript-big/work', sessionId: id, version: '2.1.100', gitBranch: 'main', type, message, uuid, timestamp: '2026-03-01T10:00:00.000Z' }) + '\n';
+  };
+  const usage = (context: number) => ({ input_tokens: 4, cache_read_input_tokens: context - 504, cache_creation_input_tokens: 500, output_tokens: 80 });
+  const file = path.join(dir, `${id}.jsonl`);
+  writeFileSync(file, [
+    line('user', { role: 'user', content: 'read both logs' }),
+    line('assistant', { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: '/tmp/txcript-big/work/a.log' } }], stop_reason: 'tool_use', usage: usage(20_000) }),
+    line('user', { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: payload }] }),
+    line('assistant', { id: 'msg_2', type: 'message', role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'tool_use', id: 'toolu_2', name: 'Read', input: { file_path: '/tmp/txcript-big/work/b.log' } }], stop_reason: 'tool_use', usage: usage(24_000) }),
+    line('user', { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_2', content: payload }] }),
+  ].join(''));
+  const original = await resumeConversation(file, { prompt: PROMPT });
+  t.equal(original.found, true, 'the client loads the original');
+  const config = mkdtempSync(path.join(tmpdir(), 'tx-native-conf-'));
+  t.teardown(() => rmSync(config, { recursive: true, force: true }));
+  const written = rewrite(file, config);
+  t.match(written.stderr, /more than the 200000-token context window of claude-opus-4-6 in claude-code, and it has no compaction for --from-compaction to start from: written/, 'written, with the note');
+  if (!written.file || !original.found) return t.fail('nothing to resume');
+  const copy = await resumeConversation(written.file, { prompt: PROMPT });
+  t.equal(copy.found, true, 'the client loads the copy');
+  if (!copy.found) return;
+  // Too large to send, the conversation is compacted by the client first: what it sends goes on from the summary.
+  const opening = (messages: unknown[]) => JSON.stringify(messages).includes('This session is being continued from a previous conversation');
+  t.ok(opening(original.messages), 'the client compacts the original before going on');
+  t.ok(opening(copy.messages), 'and the copy');
+  // The summary names the transcript it was made from, which is the copy's own file.
+  const unpathed = (messages: unknown[]) => JSON.parse(JSON.stringify(apiView(messages)).replace(/read the full transcript at: [^\s"\\]+/g, 'read the full transcript at: FILE'));
+  t.same(unpathed(copy.messages), unpathed(original.messages), 'the same conversation from there');
+});

@@ -8,9 +8,11 @@ import { Continuable } from '../../lib/continuable/continuable.js';
 import { datedSession } from '../../lib/continuable/placeholders.js';
 import { PLACEHOLDER_OPENING, PLACEHOLDER_RESULT, type ContinueRules } from '../../lib/continuable/rules.js';
 import { estimateTokens, IMAGE_TOKENS } from '../../lib/continuable/size.js';
+import { claudeRecordedContext } from '../../lib/claude-code/window.js';
+import { codexRecordedContext } from '../../lib/codex/window.js';
 
-const CLAUDE: ContinueRules = { contextWindow: 200_000, startsAtCompaction: true, objectInputs: true, results: 'next', userFirst: true, callsWithoutResults: [], dropsForeignReasoning: true };
-const CODEX: ContinueRules = { contextWindow: 258_400, startsAtCompaction: false, objectInputs: false, results: 'later', userFirst: false, callsWithoutResults: ['web_search_call'], dropsForeignReasoning: false };
+const CLAUDE: ContinueRules = { contextWindow: 200_000, largestWindow: 1_000_000, recorded: claudeRecordedContext, startsAtCompaction: true, objectInputs: true, results: 'next', userFirst: true, callsWithoutResults: [], dropsForeignReasoning: true };
+const CODEX: ContinueRules = { contextWindow: 258_400, largestWindow: 828_400, recorded: codexRecordedContext, startsAtCompaction: false, objectInputs: false, results: 'later', userFirst: false, callsWithoutResults: ['web_search_call'], dropsForeignReasoning: false };
 
 const session = (harness = 'claude-code', extra: Partial<CommonSession> = {}): CommonSession => ({ type: 'session', harness, id: 's1', ...extra });
 const user = (id: string, ...content: Block[]): CommonMessage => ({ type: 'message', id, role: 'user', content });
@@ -20,12 +22,14 @@ const call = (id: string, input: unknown = { command: 'ls' }): Block => ({ type:
 const result = (id: string, content = 'ok'): Block => ({ type: 'tool_result', tool_use_id: id, content });
 const placeholder = (id: string): Block => ({ type: 'tool_result', tool_use_id: id, content: PLACEHOLDER_RESULT, is_error: true });
 
-function run(messages: CommonMessage[], opts: { s?: CommonSession; target?: string; rules?: ContinueRules; fromCompaction?: boolean; contextWindow?: number } = {}) {
-  const c = new Continuable(opts.s ?? session(), { harness: opts.target ?? 'claude-code', rules: opts.rules ?? CLAUDE }, { fromCompaction: opts.fromCompaction ?? false, contextWindow: opts.contextWindow });
+function run(messages: CommonMessage[], opts: { s?: CommonSession; target?: string; rules?: ContinueRules; fromCompaction?: boolean; contextWindow?: number; strictSize?: boolean } = {}) {
+  const s = opts.s ?? session();
+  const source = s.harness === 'codex' ? codexRecordedContext : s.harness === 'claude-code' ? claudeRecordedContext : undefined;
+  const c = new Continuable(s, { harness: opts.target ?? 'claude-code', rules: opts.rules ?? CLAUDE }, { fromCompaction: opts.fromCompaction ?? false, contextWindow: opts.contextWindow, strictSize: opts.strictSize, source });
   try {
     for (const [i, m] of messages.entries()) c.push(m, i + 1);
     const out = [...c.messages()].map((x) => x.message);
-    return { out, summary: c.summary(), warnings: c.warnings };
+    return { out, summary: c.summary(), warnings: c.warnings, sizeNote: c.sizeNote };
   } finally {
     c.dispose();
   }
@@ -173,26 +177,91 @@ t.test('size: JSON bytes less image data, per 4 bytes, plus a flat count per ima
   t.doesNotThrow(() => run([user('u1', text('x'), result('r', 'y')), assistant('a', call('t')), user('u2', { type: 'tool_result', tool_use_id: 't', content: [image] })], { contextWindow: 2000 }), 'an image inside a tool result too');
 });
 
-t.test('size: a conversation larger than the window without a compaction is refused, saying so', async (t) => {
+t.test('size: a session larger than the window, written for its own harness, is written with a note naming --from-compaction; --strict-size refuses it', async (t) => {
   const long = [user('u1', text('x'.repeat(8000))), assistant('a1', text('ok'))];
-  t.throws(() => run(long, { contextWindow: 1000 }), /^session s1 is about 20\d\d tokens, more than the 1000-token context window of claude-code, and it has no compaction to start from: not written, no client could continue it$/);
-  t.doesNotThrow(() => run(long, { contextWindow: 3000 }));
+  const written = run(long, { contextWindow: 1000 });
+  t.equal(written.out.length, 2, 'written');
+  t.match(written.sizeNote, /^session s1 is about 20\d\d tokens \(estimated from its bytes\), more than the 1000-token context window of claude-code \(--context-window\), and it has no compaction for --from-compaction to start from: written; the client may have to compact it before it goes on, or refuse it$/);
+  t.throws(() => run(long, { contextWindow: 1000, strictSize: true }), /^session s1 is about 20\d\d tokens .*: not written \(--strict-size\)$/);
+  t.equal(run(long, { contextWindow: 3000 }).sizeNote, null, 'a session that fits: nothing said');
+});
+
+t.test('size: for another harness, a session is refused only where no model of the target could hold it', async (t) => {
+  const small: ContinueRules = { ...CLAUDE, contextWindow: 1000, largestWindow: 1500 };
+  const codex = session('codex');
+  const medium = [user('u1', text('x'.repeat(4800))), assistant('a1', text('ok'))];
+  const large = [user('u1', text('x'.repeat(8000))), assistant('a1', text('ok'))];
+  const noted = run(medium, { s: codex, rules: small });
+  t.equal(noted.out.length, 2, 'larger than the default window, smaller than the largest: written');
+  t.match(noted.sizeNote, /more than the 1000-token context window of claude-code, and it has no compaction for --from-compaction to start from: written/);
+  t.throws(() => run(large, { s: codex, rules: small }), /^session s1 is about 20\d\d tokens \(estimated from its bytes\), more than the 1000-token context window of claude-code, and it has no compaction for --from-compaction to start from: not written, no model of claude-code has a window that large \(1500 tokens at most\)$/);
+  t.throws(() => run(medium, { s: codex, rules: small, strictSize: true }), /not written \(--strict-size\)/);
+  t.equal(run(large, { s: codex, rules: small, contextWindow: 3000 }).sizeNote, null, '--context-window says the target holds more');
+});
+
+/** A reply whose usage records the context of its turn, Claude Code's way. */
+const recorded = (id: string, context: number, model = 'claude-opus-4-6'): CommonMessage => ({ ...assistant(id, text('done')), model, usage: { input_tokens: 10, cache_read_input_tokens: context - 1010, cache_creation_input_tokens: 1000, output_tokens: 100 } });
+
+t.test('size: the context a reply recorded is exact; only what follows it is estimated', async (t) => {
+  const after = user('u2', text('y'.repeat(4000)));
+  const over = run([user('u1', text('x'.repeat(40_000))), recorded('a1', 150_000, 'claude-sonnet-4-5'), after], { target: 'codex', rules: { ...CODEX, contextWindow: 151_000 } });
+  const m = /is about (\d+) tokens \((\d+) recorded at its last reply, (\d+) estimated after it\)/.exec(over.sizeNote ?? '');
+  t.ok(m, over.sizeNote ?? 'no note');
+  t.equal(Number(m![2]), 150_100, 'the recorded context and the reply\'s own output');
+  t.equal(Number(m![3]), estimateTokens({ bytes: Buffer.byteLength(`[3,${JSON.stringify(after)}]\n`), images: 0 }), 'only the message after it estimated');
+  t.equal(Number(m![1]), Number(m![2]) + Number(m![3]));
+});
+
+t.test('size: a Claude Code session that recorded more than 200,000 tokens ran with the 1M window, and fits it; another harness is told', async (t) => {
+  const big = [user('u1', text('look at all of it')), recorded('a1', 283_962), user('u2', text('and now?'))];
+  const own = run(big);
+  t.equal(own.sizeNote, null, 'its own client: the 1M window its model ran with holds it');
+  t.equal(run([user('u1', text('hi')), recorded('a1', 150_000, 'claude-sonnet-4-6[1m]'), user('u2', text('x'.repeat(240_000)))]).sizeNote, null, 'a [1m] model: the 1M window');
+  t.match(run([user('u1', text('hi')), recorded('a1', 150_000), user('u2', text('x'.repeat(240_000)))]).sizeNote, /more than the 200000-token context window of claude-opus-4-6 in claude-code, and it has no compaction for --from-compaction to start from: written/, 'a 200k model: its own window, written with a note');
+  const codex = run(big, { target: 'codex', rules: { ...CODEX, startsAtCompaction: true } });
+  t.equal(codex.out.length, 3, 'written for Codex too');
+  t.match(codex.sizeNote, /^session s1 is about 2840\d\d tokens \(284062 recorded at its last reply, \d+ estimated after it\), more than the 258400-token context window of codex, and it has no compaction for --from-compaction to start from: written/);
+});
+
+t.test('size: a Codex session\'s window is the one its rollout recorded', async (t) => {
+  const reply = (context: number, window?: number): CommonMessage => ({ ...assistant('a1', text('done')), model: 'gpt-5.5', usage: { input_tokens: context, cache_read_input_tokens: context - 100, output_tokens: 50, ...(window ? { model_context_window: window } : {}) } });
+  const codexRules: ContinueRules = { ...CODEX, startsAtCompaction: true };
+  t.equal(run([user('u1', text('hi')), reply(300_000, 950_000)], { s: session('codex'), target: 'codex', rules: codexRules }).sizeNote, null, 'a recorded 950,000-token window holds 300,000');
+  t.match(run([user('u1', text('hi')), reply(300_000)], { s: session('codex'), target: 'codex', rules: codexRules }).sizeNote, /about 300050 tokens \(300050 recorded at its last reply, 0 estimated after it\), more than the 258400-token context window of codex: written|more than the 258400-token context window of codex, and it has no compaction/, 'none recorded: the client\'s default');
+});
+
+t.test('size: a 4 MB session with two 2 MB tool results, written for its own client, is written with a note', async (t) => {
+  const payload = 'z'.repeat(2 * 1024 * 1024);
+  const c = [user('u1', text('read both')), recorded('a1', 20_000), user('u2', result('r1', payload)), assistant('a2', call('r2')), user('u3', result('r2', payload)), assistant('a3', text('read'))];
+  const own = run([c[0], { ...assistant('a0', call('r1')) }, ...c.slice(2)]);
+  t.equal(own.out.length, 6, 'written whole');
+  t.match(own.sizeNote, /^session s1 is about 10\d{5} tokens .* more than the 200000-token context window of claude-code, and it has no compaction for --from-compaction to start from: written/);
+});
+
+t.test('size: the part from a compaction is measured without the context recorded before it', async (t) => {
+  const c = [user('u1', text('hi')), recorded('a1', 190_000), { ...user('u2', text('summary')), after_compaction: true as const }, assistant('a2', text('on'))];
+  t.equal(run(c).sizeNote, null, 'from the compaction: a few tokens, not the 190,000 before it');
+  // A target that loads the whole: a context recorded before a compaction does not say what the whole holds, so the whole is estimated.
+  t.equal(run(c, { target: 'codex', rules: CODEX }).sizeNote, null, 'the whole, by its bytes, fits');
 });
 
 t.test('size: a target that loads from the latest compaction by itself needs only that part to fit', async (t) => {
   const c = [user('u1', text('x'.repeat(8000))), assistant('a1', text('ok')), { ...user('u2', text('summary')), after_compaction: true as const }, assistant('a2', text('on'))];
-  const { out } = run(c, { contextWindow: 1000 });
+  const { out, sizeNote } = run(c, { contextWindow: 1000 });
   t.equal(out.length, 4, 'all of it is written; the client starts from the compaction');
-  t.throws(() => run(c, { contextWindow: 1000, target: 'codex', rules: CODEX }), /about 2\d\d\d tokens, more than the 1000-token context window of codex: not written; --from-compaction starts it from its latest compaction \(about \d+ tokens\)/, 'one that loads it all is told about --from-compaction');
-  const cut = run(c, { contextWindow: 1000, target: 'codex', rules: CODEX, fromCompaction: true });
+  t.equal(sizeNote, null, 'and that part fits');
+  const tight: ContinueRules = { ...CODEX, contextWindow: 1000, largestWindow: 1000 };
+  t.throws(() => run(c, { rules: tight, target: 'codex' }), /about 2\d\d\d tokens \(estimated from its bytes\), more than the 1000-token context window of codex: not written, no model of codex has a window that large \(1000 tokens at most\); --from-compaction starts it from its latest compaction \(about \d+ tokens\)/, 'one that loads it all is told about --from-compaction');
+  const cut = run(c, { rules: tight, target: 'codex', fromCompaction: true });
   t.same(cut.out.map((m) => m.id), ['u2', 'a2'], '--from-compaction starts there');
   t.match(cut.summary, 'started from the latest compaction (2 messages before it left out)');
   const after = [...c, user('u3', text('y'.repeat(8000)))];
-  t.throws(() => run(after, { contextWindow: 1000 }), /even from its latest compaction: not written/);
+  t.match(run(after, { contextWindow: 1000 }).sizeNote, /even from its latest compaction: written/);
+  t.throws(() => run(after, { contextWindow: 1000, strictSize: true }), /even from its latest compaction: not written \(--strict-size\)$/);
 });
 
-t.test('size: a subagent transcript is not resumed by itself, so it is not refused', async (t) => {
-  t.doesNotThrow(() => run([user('u1', text('x'.repeat(8000)))], { s: session('claude-code', { parent: { session: 'p' } }), contextWindow: 10 }));
+t.test('size: a subagent transcript is not resumed by itself, so it is not measured', async (t) => {
+  t.equal(run([user('u1', text('x'.repeat(8000)))], { s: session('claude-code', { parent: { session: 'p' } }), contextWindow: 10, strictSize: true }).sizeNote, null);
 });
 
 t.test('--from-compaction: calls open before the compaction get no placeholder after it; results after it of calls before it are orphans', async (t) => {

@@ -4,11 +4,13 @@
 // dropped or repeated), go through every tool. Each must end with status 0, 1 or 2,
 // with no internal error and no stack trace on stderr, and `tx-parse | tx-native` must
 // give the slice back byte for byte. The slices and mutations come from a fixed seed.
+// Records are data too: every header field forged to every other type goes through every
+// tool, and lines that are not JSON objects among native lines come back from tx-native.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import t from 'tap';
-import { corpusFiles, prng, runBin, type BinResult } from '../helpers.js';
+import { corpusFiles, prng, repo, runBin, type BinResult } from '../helpers.js';
 
 const files = [...corpusFiles('claude-code'), ...corpusFiles('codex')];
 const CASES = 12;
@@ -135,4 +137,74 @@ t.test('mutated slices of the corpus: every tool ends without a crash, and tx-pa
       t.equal(crash(written), null, `${what}: tx-common | tx-native --harness ${harness}`);
     }
   }
+});
+
+/** Every header field of a record, and values of every JSON type it may be forged to. */
+const HEADER_FIELDS = ['src', 'n', 'bom', 'crlf', 'eol', 'glued', 'error', 'raw', 'raw_base64', 'harness', 'kind'];
+const FORGED: unknown[] = [{ a: 1 }, [1], null, 42, -1, 1.5, 0, 'x', '', 'a\u0000b', true, false];
+const FIXTURE = repo('fixtures', 'prototype-keys', 'claude-code', '-home-dev-app', 'dddddddd-0000-4000-8000-00000000000d.jsonl');
+
+t.test('forged records: a header field of any other type is named and skipped by every tool that reads records, and crashes none', async (t) => {
+  const scratch = mkdtempSync(join(tmpdir(), 'tx-forged-'));
+  t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
+  const env = { ...process.env, HOME: scratch, CLAUDE_CONFIG_DIR: join(scratch, 'claude'), CODEX_HOME: join(scratch, 'codex') };
+  const records = (await runBin('tx-parse', [FIXTURE], undefined, env)).stdout.toString().split('\n').filter(Boolean);
+  const lines = [records[0]];
+  let forged = 0;
+  for (const field of HEADER_FIELDS) {
+    for (const odd of FORGED) {
+      const { line, ...header } = JSON.parse(records[2]);
+      const fits = (field === 'n' && odd === 42) || (typeof odd === 'boolean' && ['bom', 'crlf', 'eol', 'glued'].includes(field)) || (typeof odd === 'string' && ['error', 'raw', 'raw_base64'].includes(field)) || (typeof odd === 'string' && odd !== '' && (field === 'kind' || field === 'harness')) || (field === 'src' && odd === 'x');
+      if (fits) continue;
+      header[field] = odd;
+      // With `line` last (cut from the bytes) and first (parsed whole).
+      lines.push(JSON.stringify({ ...header, line }), JSON.stringify({ line, ...header }));
+      forged += 2;
+    }
+  }
+  lines.push(records[3]);
+  const file = join(scratch, 'forged.jsonl');
+  writeFileSync(file, lines.join('\n') + '\n');
+  const naming: [string, string[]][] = [
+    ['tx-native', []], ['tx-common', []], ['tx-common', ['--active']], ['tx-common', ['--subagents']], ['tx-stats', []], ['tx-stats', ['--subagents']],
+    ['tx-filter', ['--human-prompts']], ['tx-filter', ['--tool-calls', '--view']], ['tx-render', ['--format', 'md']], ['tx-render', ['--format', 'md', '--subagents']],
+  ];
+  const passing: [string, string[]][] = [['tx-parse', []], ['tx-escape', []], ['tx-escape', ['-d']], ['tx-redact', []], ['tx-grep', ['proto']], ['tx-ls', ['--subagents']]];
+  const runs = await Promise.all([...naming, ...passing].map(([name, args]) => runBin(name, [...args, file], undefined, env)));
+  [...naming, ...passing].forEach(([name, args], k) => t.equal(crash(runs[k]), null, `${name} ${args.join(' ')}: no crash`));
+  naming.forEach(([name, args], k) => {
+    const named = runs[k].stderr.split('\n').filter((l) => /: not a record \("(\w+)" is .*\), skipped$/.test(l));
+    t.equal(named.length, forged, `${name} ${args.join(' ')}: each forged line named once, with its field`);
+    t.equal(runs[k].status, 0, `${name} ${args.join(' ')}: exit 0 without --strict`);
+  });
+  const native = runs[0].stdout.toString().split('\n').filter(Boolean);
+  t.same(native, [records[0], records[3]].map((r) => JSON.stringify(JSON.parse(r).line)), 'tx-native writes back the two records and nothing of the forged lines');
+  const parsed = runs[naming.length].stdout.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  t.equal(parsed.length, lines.length, 'tx-parse: one line out per line in');
+  t.ok(parsed.slice(1, -1).every((r, i) => r.kind === 'other' && JSON.stringify(r.line) === JSON.stringify(JSON.parse(lines[i + 1]))), 'tx-parse reads each forged line as a native line, kept whole');
+  const strict = await runBin('tx-stats', ['--strict', file], undefined, env);
+  t.equal(strict.status, 1, 'tx-stats --strict: a forged record is a data error');
+});
+
+t.test('tx-native writes back lines that are not JSON objects among native lines byte for byte, as tx-parse | tx-native does', async (t) => {
+  const scratch = mkdtempSync(join(tmpdir(), 'tx-nonobject-'));
+  t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
+  const fixture = readFileSync(FIXTURE, 'utf8').split('\n').filter(Boolean);
+  const odd = ['[1,2]', '42', '"str"', 'null', 'true', '', '  ', 'not json', '{"a":'];
+  for (const [what, text] of [
+    ['among native lines', [fixture[0], ...odd, fixture[1], ...odd, fixture[2]].join('\n') + '\n'],
+    ['before the first native line', [...odd, fixture[0], fixture[1]].join('\r\n') + '\r\n'],
+    ['last, without a final newline', [fixture[0], '[1,2]'].join('\n')],
+  ]) {
+    const file = join(scratch, 'odd.jsonl');
+    writeFileSync(file, text);
+    const direct = await runBin('tx-native', [file]);
+    t.equal(crash(direct), null, `${what}: no crash`);
+    t.ok(direct.stdout.equals(Buffer.from(text)), `${what}: tx-native gives the file back byte for byte`);
+    const piped = await runBin('tx-native', [], (await runBin('tx-parse', [file])).stdout);
+    t.ok(piped.stdout.equals(direct.stdout), `${what}: as tx-parse | tx-native does`);
+  }
+  const common = await runBin('tx-native', [], '42\n' + (await runBin('tx-common', [FIXTURE])).stdout.toString());
+  t.notOk(common.stdout.toString().startsWith('42'), 'before a Common stream, such a line is skipped, not written into the session');
+  t.match(common.stderr, 'stdin:1: neither a record nor a Common line, skipped');
 });

@@ -2,7 +2,7 @@
 // symbolic link to /dev/zero, under <session>/subagents/ (as a transcript or as its
 // .meta.json) is named and skipped, never read (a FIFO hangs an open, /dev/zero never ends).
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -17,6 +17,7 @@ cpSync(join(from, `${ID}.jsonl`), join(project, `${ID}.jsonl`));
 cpSync(join(from, ID), join(project, ID), { recursive: true });
 const subagents = join(project, ID, 'subagents');
 symlinkSync('/dev/zero', join(subagents, 'agent-zero.jsonl'));
+mkdirSync(join(subagents, 'agent-dir.jsonl'));
 symlinkSync('/dev/zero', join(subagents, 'agent-zmeta.meta.json'));
 writeFileSync(join(subagents, 'agent-zmeta.jsonl'), '');
 const fifo = spawnSync('mkfifo', [join(subagents, 'agent-fifo.jsonl'), join(subagents, 'agent-fmeta.meta.json')]);
@@ -46,4 +47,21 @@ t.test('tx-ls --subagents, tx-common --subagents and tx-filter --subagents finis
       t.match(r.stdout, /"id":"agent-aa415a71f1388ed60"/, 'the real subagent is converted');
     }
   }
+});
+
+t.test('tx-ls --subagents lists regular transcripts only, and names once each transcript and .meta.json it cannot read', { skip: fifo.status === 0 ? false : 'mkfifo is not available' }, async (t) => {
+  const r = bin('tx-ls', ['--subagents', session]);
+  t.equal(r.status, 0);
+  const ids = r.stdout.trim().split('\n').map((l) => JSON.parse(l).agent_id).sort();
+  t.same(ids, ['aa415a71f1388ed60', 'fmeta', 'zmeta'], 'the FIFO, the link to a device and the directory named agent-*.jsonl are not listed');
+  const said = (what: string) => r.stderr.split('\n').filter((l) => l.includes(what));
+  t.same(said('agent-fifo.jsonl'), [`tx-ls: ${join(subagents, 'agent-fifo.jsonl')}: cannot read: a FIFO, not a regular file; not listed`]);
+  t.same(said('agent-zero.jsonl'), [`tx-ls: ${join(subagents, 'agent-zero.jsonl')}: cannot read: a device, not a regular file; not listed`]);
+  t.same(said('agent-dir.jsonl'), [`tx-ls: ${join(subagents, 'agent-dir.jsonl')}: cannot read: a directory, not a regular file; not listed`]);
+  t.same(said('agent-fmeta.meta.json'), [`tx-ls: ${join(subagents, 'agent-fmeta.meta.json')}: cannot read: a FIFO, not a regular file`], 'a .meta.json that is a FIFO is named once');
+  t.same(said('agent-zmeta.meta.json'), [`tx-ls: ${join(subagents, 'agent-zmeta.meta.json')}: cannot read: a device, not a regular file`], 'a .meta.json linked to /dev/zero is named once');
+  const strict = bin('tx-ls', ['--subagents', '--strict', session]);
+  t.equal(strict.status, 1, '--strict: what could not be read is an error');
+  const listing = bin('tx-ls', ['--root', join(scratch, 'projects')]);
+  t.equal(JSON.parse(listing.stdout.trim()).subagents, 2, 'the listing counts the regular transcripts only (the real one, and agent-zmeta.jsonl)');
 });

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { lineEnd, type RecordHeader } from '../../lib/record.js';
-import { decodeRecord, encodeRecord, nativeBytes, recordView } from '../../lib/records/record-bytes.js';
+import { decodeLine, decodeRecord, encodeRecord, nativeBytes, recordView } from '../../lib/records/record-bytes.js';
 
 const header: RecordHeader = { harness: 'claude-code', n: 3, src: 'a "b".jsonl', kind: 'prompt' };
 
@@ -76,4 +76,28 @@ t.test('a cut record asked for its bytes after value(unread) gives them verbatim
 t.test('value(unread) on a record whose line is not its last key: the whole record is parsed, as value() does', async (t) => {
   const rec = Buffer.from('{"harness":"claude-code","n":1,"kind":"other","line":{"toolUseResult":{"a":1},"b":2},"added":{}}');
   t.same(decodeRecord(rec)!.value('toolUseResult'), { toolUseResult: { a: 1 }, b: 2 });
+});
+
+t.test('a record with a header field of another type is not a record, and decodeLine says which field', async (t) => {
+  const FIELDS = ['harness', 'kind', 'n', 'src', 'bom', 'crlf', 'eol', 'glued', 'error', 'raw', 'raw_base64'];
+  const ODD: unknown[] = [{ a: 1 }, [1], null, 42, 'x', true, '', 0];
+  const strings = new Set(['harness', 'kind', 'src', 'error', 'raw', 'raw_base64']);
+  const flags = new Set(['bom', 'crlf', 'eol', 'glued']);
+  for (const field of FIELDS) {
+    for (const odd of ODD) {
+      // The value the field takes as it is meant: not odd at all.
+      const fits = (field === 'n' && odd === 42) || (strings.has(field) && typeof odd === 'string' && (odd !== '' || !['harness', 'kind', 'src'].includes(field))) || (flags.has(field) && typeof odd === 'boolean');
+      if (fits) continue;
+      const forged = { harness: 'claude-code', n: 2, src: 's.jsonl', kind: 'prompt', [field]: odd };
+      for (const text of [JSON.stringify({ ...forged, line: { type: 'user' } }), JSON.stringify({ line: { type: 'user' }, ...forged })]) {
+        const decoded = decodeLine(Buffer.from(text));
+        t.equal(decoded.record, null, `${field}: ${JSON.stringify(odd)} is not a record`);
+        t.match((decoded as { notRecord?: string }).notRecord ?? '', new RegExp(`^"${field}" is `), `${field}: ${JSON.stringify(odd)} is named`);
+      }
+    }
+  }
+  t.match((decodeLine(Buffer.from('{"harness":"claude-code","n":1,"src":"a\\u0000b","kind":"other","line":{}}')) as { notRecord?: string }).notRecord, '"src" is a string with a NUL byte, not a file path');
+  t.match((decodeLine(Buffer.from('{"harness":"claude-code","n":1.5,"kind":"other"}')) as { notRecord?: string }).notRecord, '"n" is the number 1.5, not a line number');
+  t.ok(decodeLine(Buffer.from('{"harness":"claude-code","n":1,"kind":"other","bom":false,"line":{}}')).record, 'false is a flag too');
+  t.same(decodeLine(Buffer.from('{"type":"session","harness":"claude-code","id":"x"}')), { record: null, value: { type: 'session', harness: 'claude-code', id: 'x' } }, 'a Common session line (harness alone) is not taken for a forged record');
 });

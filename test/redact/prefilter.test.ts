@@ -4,12 +4,12 @@
 // and every corpus line.
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { rewriteStrings } from '../../lib/core/json/field-path.js';
 import { HomeMasker } from '../../lib/redact/home.js';
 import { redactLine } from '../../lib/redact/redact-line.js';
 import { TextRedactor, type Redaction } from '../../lib/redact/redact-text.js';
 import { defaultRuleSet } from '../../lib/redact/rules.js';
 import { Scanner } from '../../lib/redact/scan.js';
+import { redactJson } from '../../lib/redact/walk.js';
 import { corpusFiles } from '../helpers.js';
 import { plantedSession } from './planted.js';
 
@@ -30,7 +30,7 @@ function searchedOnce(line: string, redactor: TextRedactor): string | null {
     const text = redactor.redact(line, found);
     return text === line ? null : text;
   }
-  const result = rewriteStrings(value, [[]], (s) => redactor.redact(s, found));
+  const result = redactJson(value, redactor.forJson(found));
   return result.changed ? JSON.stringify(result.value) : null;
 }
 

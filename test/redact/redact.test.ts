@@ -81,6 +81,7 @@ t.test('--rules adds rules; a bad rules file is a usage error naming the line', 
   t.equal(res.stdout.toString(), 'order [REDACTED:shop-order-token] ok\n');
   t.throws(() => parseRulesFile('{"id":"x","regex":"a*"}', 'r.ndjson'), /r\.ndjson:1: the regex matches the empty string/);
   t.throws(() => parseRulesFile('\n{"id":"x"}', 'r.ndjson'), /r\.ndjson:2: "regex"/);
+  t.throws(() => parseRulesFile('{"id":"x","regex":"é+","keywords":["é"]}', 'r.ndjson'), /r\.ndjson:1: "keywords" must be ASCII/, 'keywords are found in a raw line as ASCII');
   const dir = mkdtempSync(join(tmpdir(), 'tx-redact-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, 'bad.ndjson'), '{"id":"x","regex":"("}\n');
@@ -106,6 +107,39 @@ t.test('a --rules regex is JavaScript; a leading (?i), as gitleaks writes it, ma
 t.test('--list-rules names secretlint\'s rules and tx-redact\'s own', async (t) => {
   const res = await runTool(redactTool, ['--list-rules'], []);
   const ids = res.stdout.toString().trim().split('\n');
-  for (const id of ['aws', 'github', 'slack', 'private-key', 'database', 'anthropic-key', 'url-password']) t.ok(ids.includes(id), id);
+  for (const id of ['aws', 'github', 'slack', 'private-key', 'database', 'anthropic-key', 'url-password', 'gitlab', 'stripe', 'huggingface', 'google', 'pypi', 'twilio', 'azure', 'telegram', 'discord', 'datadog', 'url-query-secret', 'authorization', 'secret-assignment']) t.ok(ids.includes(id), id);
   t.notOk(ids.includes('filter-comments'), 'the preset\'s comment filter is not a rule that finds secrets');
+});
+
+t.test('a docker-compose template is no password: its ${VAR:-default} references stay whole', async (t) => {
+  // The shape of a compose file read in a session: defaults in every URL, repeated.
+  const compose = ['services:', '  api:', '    environment:', '      DATABASE_URL: postgresql://${POSTGRES_USER:-postgres}:${POSTGRES_PASSWORD:-postgres}@db:5432/${POSTGRES_DB:-app}', '      REDIS_URL: redis://:${REDIS_PASSWORD:-}@cache:6379', '  db:', '    environment:', '      POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-postgres}'].join('\n');
+  const line = JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: compose }] } });
+  const res = await runTool(redactTool, ['--report'], [`${line}\n`.repeat(30)]);
+  t.same(report(res.stderr), [], 'nothing reported');
+  t.equal(res.stdout.toString(), `${line}\n`.repeat(30), 'every line kept byte for byte');
+  const real = await runTool(redactTool, ['--text'], ['postgresql://${POSTGRES_USER:-postgres}:S3cr3tPassw0rd@db:5432/app\n']);
+  t.equal(real.stdout.toString(), 'postgresql://${POSTGRES_USER:-postgres}:[REDACTED:url-password]@db:5432/app\n', 'a real password after a templated user: the password alone');
+});
+
+t.test('member names: a secret as a name is redacted, a name that says secret has its value redacted', async (t) => {
+  const glpat = 'glpat-Zr4TgH8kQ2wX7mN1pL5v';
+  const line = `{"grants":{"${glpat}":{"role":"admin"},"__proto__":"kept","other":1},"env":{"API_KEY":"k7Hq2mZ9vB4nR8tY3pL6","MODE":"prod","Authorization":"Bearer k7Hq2mZ9vB4nR8tY3pL6wX"}}`;
+  const res = await runTool(redactTool, ['--report'], [line + '\n']);
+  const out = res.stdout.toString();
+  t.notOk(out.includes(glpat) || out.includes('k7Hq2mZ9vB4nR8tY3pL6'), 'no secret left');
+  t.equal(out, '{"grants":{"[REDACTED:gitlab]":{"role":"admin"},"__proto__":"kept","other":1},"env":{"API_KEY":"[REDACTED:secret-assignment]","MODE":"prod","Authorization":"Bearer [REDACTED:authorization]"}}\n', 'names in order, __proto__ a member still');
+  t.same(report(res.stderr).map((r) => r.rule).sort(), ['authorization', 'gitlab', 'secret-assignment']);
+  const two = await runTool(redactTool, [], [JSON.stringify({ a: { [glpat]: 1, 'glpat-Qq4TgH8kQ2wX7mN1pL5v': 2 } }) + '\n']);
+  t.equal(two.stdout.toString(), '{"a":{"[REDACTED:gitlab]":1,"[REDACTED:gitlab] 2":2}}\n', 'two names redacted alike both stay');
+});
+
+t.test("a keyword with a quote is found however deep the JSON text escapes it", async (t) => {
+  const pair = '"access_token": "k7Hq2mZ9vB4nR8tY3pL6wX1c"';
+  let content = `{${pair}}`;
+  for (let depth = 0; depth < 3; depth++) {
+    const res = await runTool(redactTool, [], [JSON.stringify({ type: 'user', message: { content } }) + '\n']);
+    t.notOk(res.stdout.toString().includes('k7Hq2mZ9vB4nR8tY3pL6wX1c'), `redacted at depth ${depth + 1}`);
+    content = JSON.stringify({ result: content });
+  }
 });

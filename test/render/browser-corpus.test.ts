@@ -36,8 +36,9 @@ if (missing) {
       const errors: string[] = [];
       tab.on('pageerror', (e) => errors.push(e.message));
       await tab.goto('file://' + page);
-      t.equal(await tab.locator('.turn').count(), expected, `${expected} turns`);
-      t.equal(await tab.locator('#count').textContent(), `${expected} turns`, 'the page script ran and counted them');
+      t.equal(await tab.locator('.turn, .anchor-only').count(), expected, `${expected} turns and anchors of messages shown inside calls`);
+      const turns = await tab.locator('.turn').count();
+      t.equal(await tab.locator('#count').textContent(), `${turns} turns`, 'the page script ran and counted them');
       t.same(errors, [], 'no page errors');
       await tab.close();
     });

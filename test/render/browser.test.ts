@@ -56,7 +56,7 @@ if (missing) {
       const expected = await commonMessages(files, flags);
       const { page, r, errors, requests } = await open(name, [...flags, ...files]);
       t.equal(r.status, 0, 'tx-render exits 0');
-      t.equal(await page.locator('.turn').count(), expected, `${expected} turns, as tx-common has messages`);
+      t.equal(await page.locator('.turn, .anchor-only').count(), expected, `${expected} turns and anchors of messages shown inside calls, as tx-common has messages`);
       t.same(errors, [], 'no page errors');
       t.same(requests, [], 'the page asks the network for nothing');
       const calls = page.locator('details.tool');
@@ -115,7 +115,7 @@ if (missing) {
   t.test('hostile transcript: markup stays text and nothing from it runs', async (t) => {
     const { page, console, errors, r } = await open('hostile', [repo('fixtures', 'render', 'hostile.common.jsonl')]);
     t.equal(r.status, 0);
-    t.equal(await page.locator('.turn').count(), 5, 'five turns for five messages');
+    t.equal(await page.locator('.turn, .anchor-only').count(), 5, 'five turns (or anchors) for five messages');
     t.equal(await page.evaluate(() => (window as any).__pwned), undefined, 'no content script set the global');
     t.equal(await page.title(), "Hostile </title><script>console.log('PWNED')</script> session", 'the title is the session title, as text');
     t.same(console.filter((m) => m.includes('PWNED')), [], 'no content script wrote to the console');
@@ -131,6 +131,42 @@ if (missing) {
     await page.waitForFunction(() => document.querySelectorAll('.turn:not(.hidden)').length === 1);
     t.pass('the page script, allowed by hash, filters turns');
     await page.screenshot({ path: path.join(SHOTS, 'hostile.png'), fullPage: true });
+    await page.close();
+  });
+
+  t.test('a message of 10 MB with a right-to-left override on every line opens quickly, the overrides named', async (t) => {
+    const line = '\u202Eabc def ghi jkl mno pqr stu vwx yz 0123456789\n';
+    const text = line.repeat(Math.ceil(10e6 / line.length));
+    const input = [{ type: 'session', harness: 'claude-code', id: 's' }, { type: 'message', id: 'u', role: 'user', content: [{ type: 'text', text }] }, { type: 'message', id: 'a', role: 'assistant', content: [{ type: 'text', text: text.slice(0, 90_000) }, { type: 'text', text }] }]
+      .map((l) => JSON.stringify(l))
+      .join('\n');
+    const r = await runBin('tx-render', ['--format', 'html'], input + '\n');
+    const file = path.join(SHOTS, 'bidi.html');
+    writeFileSync(file, r.stdout);
+    const page = await context.newPage();
+    const start = Date.now();
+    await page.goto('file://' + file, { timeout: 60_000 });
+    // Layout forced: the height of the whole page.
+    await page.evaluate(() => document.body.getBoundingClientRect().height);
+    const ms = Date.now() - start;
+    t.ok(ms < 15_000, `loaded and laid out in ${ms} ms (a plain page of the same text took 3 s for 1 MB and did not load in 170 s for 10 MB)`);
+    t.equal(await page.evaluate(() => /[\u202A-\u202E\u2066-\u2069]/.test(document.body.innerText)), false, 'no bidi control left in the text');
+    t.ok((await page.locator('.bidi').count()) > 0, 'the overrides named where they were');
+    t.match(await page.locator('main').innerText(), /more characters not shown/, 'the page says what of the block it left out');
+    await page.close();
+  });
+
+  t.test('the prompts list moves into the header, and one button opens and closes every fold', async (t) => {
+    const file = recordedSessionFiles().find((f) => f.includes('/commands/'));
+    if (!file) return void t.pass('skipped: no recorded commands fixture');
+    const { page, errors } = await open('commands', [file]);
+    t.equal(await page.locator('section.session > header > nav.prompts li').count(), 3, 'three prompts listed in the header');
+    const folds = await page.locator('main details').count();
+    await page.click('#fold');
+    t.equal(await page.locator('main details[open]').count(), folds, `all ${folds} folds open`);
+    await page.click('#fold');
+    t.equal(await page.locator('main details[open]').count(), 0, 'and all closed again');
+    t.same(errors, [], 'no page errors');
     await page.close();
   });
 

@@ -1,6 +1,7 @@
 // Buckets count each message at its own time in the time zone asked for: a session over
 // midnight is in two days, a day is local, a week starts on Monday, and 5-hour blocks
 // start at the UTC hour of the first message after the last block ended.
+import { join } from 'node:path';
 import t from 'tap';
 import { runBin } from '../helpers.js';
 import { Calendar } from '../../lib/usage/calendar.js';
@@ -65,7 +66,7 @@ t.test('usage errors: an unknown grouping, zone or date, and --since without --b
     [['--by', 'day', '--tz', 'Nowhere/Land'], /unknown time zone/],
     [['--by', 'day', '--since', '2026-02-30'], /--since takes a date/],
     [['--since', '2026-01-01'], /give --by too/],
-    [['--prices', '/nonexistent/prices.json'], /--prices:/],
+    [['--prices', join(t.testdir({}), 'missing', 'prices.json')], /--prices:/],
   ] as const) {
     const r = await runBin('tx-stats', [...args], '');
     t.equal(r.status, 2, `${args.join(' ')}: status 2`);

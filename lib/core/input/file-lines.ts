@@ -2,9 +2,14 @@
 // from an offset (each line with the offset just past it), or only the lines holding a
 // given JSON value, found by a byte search. The shallow scans of tx-ls need byte offsets
 // and skipping, which the stream splitter of lines.ts does not give; both split at LF
-// and drop CR and a first-line BOM.
+// and drop CR and a first-line BOM. A line longer than LONG_SCAN_LINE is never held:
+// its JSON skeleton (json-skeleton.ts) stands for it, so a scan's memory stays flat.
 import { closeSync, readSync } from 'node:fs';
+import { JsonSkeleton } from '../json/json-skeleton.js';
 import { openRegular } from './regular-file.js';
+
+/** A line longer than this reaches a scan as its JSON skeleton (long strings cut, see json-skeleton.ts). */
+export const LONG_SCAN_LINE = 4 * 1024 * 1024;
 
 const CHUNK = 16 * 1024;
 const MAX_CHUNK = 1024 * 1024;
@@ -61,6 +66,7 @@ export function* forwardLines(reader: ChunkReader, from = 0): Generator<{ bytes:
   let pos = from;
   let pending: Buffer[] = [];
   let pendingLength = 0;
+  let skeleton: JsonSkeleton | null = null;
   let lineStart = from;
   // Start small (the envelope is usually in the first lines), grow for long reads.
   let size = CHUNK;
@@ -73,7 +79,11 @@ export function* forwardLines(reader: ChunkReader, from = 0): Generator<{ bytes:
       const nl = chunk.indexOf(LF, start);
       if (nl < 0) break;
       let bytes = chunk.subarray(start, nl);
-      if (pendingLength > 0) {
+      if (skeleton) {
+        skeleton.feed(bytes);
+        bytes = skeleton.finish();
+        skeleton = null;
+      } else if (pendingLength > 0) {
         pending.push(bytes);
         bytes = Buffer.concat(pending, pendingLength + bytes.length);
         pending = [];
@@ -86,12 +96,43 @@ export function* forwardLines(reader: ChunkReader, from = 0): Generator<{ bytes:
     }
     if (start < chunk.length) {
       const rest = chunk.subarray(start);
-      pending.push(rest);
-      pendingLength += rest.length;
+      if (skeleton) skeleton.feed(rest);
+      else {
+        pending.push(rest);
+        pendingLength += rest.length;
+        if (pendingLength > LONG_SCAN_LINE) {
+          skeleton = skeletonOf(pending, lineStart === 0);
+          pending = [];
+          pendingLength = 0;
+        }
+      }
     }
     pos += chunk.length;
   }
-  if (pendingLength > 0) yield { bytes: trimLine(Buffer.concat(pending, pendingLength), lineStart === 0), end: pos };
+  if (skeleton) yield { bytes: skeleton.finish(), end: pos };
+  else if (pendingLength > 0) yield { bytes: trimLine(Buffer.concat(pending, pendingLength), lineStart === 0), end: pos };
+}
+
+/** A skeleton fed the first pieces of a long line (a BOM at the start of the file left out). */
+export function skeletonOf(pieces: Buffer[], first: boolean): JsonSkeleton {
+  const skeleton = new JsonSkeleton();
+  pieces.forEach((piece, i) => skeleton.feed(i === 0 && first && piece.length >= 3 && piece[0] === 0xef && piece[1] === 0xbb && piece[2] === 0xbf ? piece.subarray(3) : piece));
+  return skeleton;
+}
+
+/** The line from `start` to `end` (its LF excluded): its bytes, or its skeleton when it is longer than LONG_SCAN_LINE. */
+function lineAt(reader: ChunkReader, start: number, end: number): Buffer {
+  if (end - start <= LONG_SCAN_LINE) return trimLine(reader.read(start, end - start), start === 0);
+  const buf = Buffer.allocUnsafe(MAX_CHUNK);
+  let skeleton: JsonSkeleton | null = null;
+  for (let pos = start; pos < end; ) {
+    const chunk = reader.readInto(buf.subarray(0, Math.min(MAX_CHUNK, end - pos)), pos);
+    if (chunk.length === 0) break;
+    if (skeleton) skeleton.feed(chunk);
+    else skeleton = skeletonOf([chunk], start === 0);
+    pos += chunk.length;
+  }
+  return skeleton ? skeleton.finish() : Buffer.alloc(0);
 }
 
 function trimLine(bytes: Buffer, first: boolean): Buffer {
@@ -178,7 +219,7 @@ function* searchLines(reader: ChunkReader, from: number, values: string[], buf: 
       const start = before >= 0 ? chunkStart + before + 1 : lineStart;
       const after = chunk.indexOf(LF, hit);
       const end = after >= 0 ? chunkStart + after : lineEndFrom(reader, chunkEnd);
-      yield trimLine(reader.read(start, end - start), start === 0);
+      yield lineAt(reader, start, end);
       pos = end + 1;
       lineStart = end + 1;
       moved = true;

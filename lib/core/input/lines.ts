@@ -23,8 +23,9 @@ export interface PhysicalLine {
 }
 
 /**
- * A piece of a line longer than LONG_LINE. The first piece holds at least LONG_LINE
- * bytes; pieces keep every byte (a BOM and a CR before the newline stay in the bytes).
+ * A piece of a line longer than LONG_LINE. The first piece holds at least FIRST_PIECE
+ * bytes (a record's header, say, is whole in it); pieces keep every byte (a BOM and a CR
+ * before the newline stay in the bytes).
  */
 export interface LongPiece {
   n: number;
@@ -52,6 +53,9 @@ function longLineLimit(): number {
   return Number.isInteger(v) && v > 0 ? v : 64 * 1024 * 1024;
 }
 
+/** The first piece of a long line holds at least this many bytes (or the whole line, when the limit is lower). */
+export const FIRST_PIECE = 1024 * 1024;
+
 const LF = 0x0a;
 const CR = 0x0d;
 
@@ -75,10 +79,15 @@ export class LineSplitter {
   /** The line being passed on in pieces, if any. */
   private long = false;
 
-  /** `linesBefore`: lines before the first one pushed (for a part of a file read on its own). */
+  /**
+   * `linesBefore`: lines before the first one pushed (for a part of a file read on its own).
+   * `fresh`: the source never reuses a chunk's buffer, so the unfinished end of one is kept
+   * as a view when it is most of the chunk (a long line is then held once, not twice).
+   */
   constructor(
     private readonly limit = LONG_LINE,
     linesBefore = 0,
+    private readonly fresh = false,
   ) {
     this.n = linesBefore;
   }
@@ -107,14 +116,16 @@ export class LineSplitter {
       start = nl + 1;
     }
     if (start < chunk.length) {
-      // Copy: the source may reuse its chunk buffers.
-      const rest = Buffer.from(chunk.subarray(start));
+      // Copy: the source may reuse its chunk buffers (and a small view would hold a whole chunk).
+      const rest = this.fresh && 2 * (chunk.length - start) >= chunk.buffer.byteLength ? chunk.subarray(start) : Buffer.from(chunk.subarray(start));
       if (this.long) out.push({ n: this.n, bytes: rest, first: false, last: false, eol: false });
       else {
         this.pending.push(rest);
         this.pendingLength += rest.length;
         if (this.pendingLength > this.limit) {
-          out.push({ n: ++this.n, bytes: Buffer.concat(this.pending, this.pendingLength), first: true, last: false, eol: false });
+          // The pieces as they are, not joined: joining would hold the line twice.
+          this.n++;
+          this.longPieces().forEach((piece, i) => out.push({ n: this.n, bytes: piece, first: i === 0, last: false, eol: false }));
           this.pending = [];
           this.pendingLength = 0;
           this.long = true;
@@ -122,6 +133,14 @@ export class LineSplitter {
       }
     }
     return out;
+  }
+
+  /** The pending pieces of a line found long, the first ones joined up to FIRST_PIECE bytes. */
+  private longPieces(): Buffer[] {
+    let k = 0;
+    let head = 0;
+    while (k < this.pending.length && head < FIRST_PIECE) head += this.pending[k++].length;
+    return k <= 1 ? this.pending : [Buffer.concat(this.pending.slice(0, k), head), ...this.pending.slice(k)];
   }
 
   /** The last line, if the input did not end with a newline; an empty tail is not a line. */
@@ -150,9 +169,9 @@ export function setAfterChunk(f: (() => Promise<void> | null) | null): void {
   afterChunk = f;
 }
 
-/** Batches of lines from a stream of Buffers, one batch per chunk (batches may be empty); numbered from `linesBefore` + 1. */
-export async function* lineBatches(chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>, limit = LONG_LINE, linesBefore = 0): AsyncGenerator<LineItem[]> {
-  const splitter = new LineSplitter(limit, linesBefore);
+/** Batches of lines from a stream of Buffers, one batch per chunk (batches may be empty); numbered from `linesBefore` + 1; `fresh` as for LineSplitter. */
+export async function* lineBatches(chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>, limit = LONG_LINE, linesBefore = 0, fresh = false): AsyncGenerator<LineItem[]> {
+  const splitter = new LineSplitter(limit, linesBefore, fresh);
   for await (const raw of chunks) {
     yield splitter.push(typeof raw === 'string' ? Buffer.from(raw) : raw);
     const pause = afterChunk?.();

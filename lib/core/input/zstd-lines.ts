@@ -3,7 +3,8 @@
 // only the head. fzstd is a small pure-JavaScript decoder: Node 20 has no zstd.
 import { closeSync, readSync } from 'node:fs';
 import { Decompress } from 'fzstd';
-import type { ReadCounter } from './file-lines.js';
+import { LONG_SCAN_LINE, skeletonOf, type ReadCounter } from './file-lines.js';
+import type { JsonSkeleton } from '../json/json-skeleton.js';
 import { openRegular } from './regular-file.js';
 
 const CHUNK = 64 * 1024;
@@ -21,12 +22,36 @@ export function* zstdFileLines(file: string, counter?: ReadCounter): Generator<B
   const decoder = new Decompress((data) => {
     out.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
   });
-  let pending: Buffer = Buffer.alloc(0);
+  // The line so far, in pieces (joined once at its end); its skeleton once it is long.
+  let pending: Buffer[] = [];
+  let pendingLength = 0;
+  let skeleton: JsonSkeleton | null = null;
   let first = true;
   const trim = (line: Buffer): Buffer => {
     if (first && line.length >= 3 && line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf) line = line.subarray(3);
-    first = false;
     return line.length > 0 && line[line.length - 1] === CR ? line.subarray(0, line.length - 1) : line;
+  };
+  const take = (piece: Buffer): void => {
+    if (skeleton) {
+      skeleton.feed(piece);
+      return;
+    }
+    // The decoder's output is copied: it may reuse its buffer.
+    pending.push(Buffer.from(piece));
+    pendingLength += piece.length;
+    if (pendingLength > LONG_SCAN_LINE) {
+      skeleton = skeletonOf(pending, first);
+      pending = [];
+      pendingLength = 0;
+    }
+  };
+  const line = (): Buffer => {
+    const bytes = skeleton ? skeleton.finish() : trim(pendingLength === 0 ? Buffer.alloc(0) : Buffer.concat(pending, pendingLength));
+    skeleton = null;
+    pending = [];
+    pendingLength = 0;
+    first = false;
+    return bytes;
   };
   try {
     const buf = Buffer.allocUnsafe(CHUNK);
@@ -37,19 +62,23 @@ export function* zstdFileLines(file: string, counter?: ReadCounter): Generator<B
       decoder.push(n > 0 ? Uint8Array.prototype.slice.call(buf, 0, n) : new Uint8Array(0), n === 0);
       const produced = out;
       out = [];
-      for (const piece of produced) {
-        let data = pending.length > 0 ? Buffer.concat([pending, piece]) : piece;
+      for (const data of produced) {
         let start = 0;
         for (let nl = data.indexOf(LF); nl >= 0; nl = data.indexOf(LF, start)) {
-          yield trim(data.subarray(start, nl));
+          if (skeleton || pendingLength > 0) {
+            take(data.subarray(start, nl));
+            yield line();
+          } else {
+            yield trim(data.subarray(start, nl));
+            first = false;
+          }
           start = nl + 1;
         }
-        pending = Buffer.from(data.subarray(start));
-        data = pending;
+        if (start < data.length) take(data.subarray(start));
       }
       if (n === 0) break;
     }
-    if (pending.length > 0) yield trim(pending);
+    if (skeleton || pendingLength > 0) yield line();
   } finally {
     closeSync(fd);
   }

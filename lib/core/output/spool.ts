@@ -16,6 +16,8 @@ import { utf8Scratch } from '../json/utf8-scratch.js';
  */
 const MEMORY_LIMIT = 1024 * 1024;
 const PIECE = 64 * 1024;
+/** The longest string encoded at once, in UTF-16 units. */
+const STRING_SLICE = 64 * 1024;
 
 /** Bytes held back in order, readable again from any offset. */
 export class Spool {
@@ -45,6 +47,17 @@ export class Spool {
 
   /** Add bytes at the end. */
   write(data: Buffer | string): void {
+    if (typeof data === 'string' && data.length > STRING_SLICE) {
+      // A long string goes in slices (never cut inside a surrogate pair), so its UTF-8 is
+      // never made whole: a 20 MB message would otherwise cost another 20-60 MB here.
+      for (let i = 0; i < data.length; ) {
+        let end = Math.min(data.length, i + STRING_SLICE);
+        if (end < data.length && (data.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
+        this.write(data.slice(i, end));
+        i = end;
+      }
+      return;
+    }
     // A string's UTF-8 takes at most 3 bytes per UTF-16 unit.
     const most = typeof data === 'string' ? data.length * 3 : data.length;
     if (this.chunk === null || most > this.chunk.length - this.fill) {

@@ -86,7 +86,7 @@ t.test('an existing target is never overwritten, found at plan and at commit', a
   writeFileSync(join(root, 'taken'), 'keep');
   const tx = new InstallTransaction(root);
   thrown(t, () => tx.plan(join(root, 'taken')), TargetExists, join(root, 'taken'));
-  symlinkSync('/nonexistent', join(root, 'dangling'));
+  symlinkSync(join(root, 'missing'), join(root, 'dangling'));
   thrown(t, () => tx.plan(join(root, 'dangling')), TargetExists, 'dangling');
   tx.abort();
   t.equal(readFileSync(join(root, 'taken'), 'utf8'), 'keep');
