@@ -1,12 +1,13 @@
 // tx-render: a session as a page people read. Common lines are rendered as they come;
 // records and native session lines are first converted by tx-common's own writer.
 import { DEFAULT_HARNESS } from '../codecs.js';
+import { isCommonMessageLine } from '../common.js';
 import { CommonWriter, type CommonOut } from './common.js';
 import { splitLines, type PhysicalLine } from '../core/input/lines.js';
 import { stdoutIsTerminal, UsageError, type Context, type Tool } from '../core/tool.js';
 import { withDocuments } from '../records/document.js';
 import { parsePhysicalLine } from '../records/parse-line.js';
-import { type Harness, type RecordView } from '../record.js';
+import type { Harness } from '../record.js';
 import { decodeLine, recordView } from '../records/record-bytes.js';
 import { HtmlPage, type PageSink } from '../render/html.js';
 import { MarkdownDoc } from '../render/markdown.js';
@@ -117,8 +118,6 @@ async function main(ctx: Context): Promise<void> {
         if (line.bytes.length === 0) continue;
         const decoded = decodeLine(line.bytes);
         if (decoded.record) {
-          const odd = oddHeader(decoded.record.header);
-          if (odd) ctx.warn(where, `${odd}; read as a record of ${input.src ?? 'stdin'}`);
           await writer.record(decoded.record, input.src, line.n);
         } else if ('notRecord' in decoded) {
           ctx.warn(where, `not a record (${decoded.notRecord}), skipped`);
@@ -162,20 +161,6 @@ async function usagePage(ctx: Context): Promise<void> {
   await ctx.out.write(page.html());
 }
 
-/**
- * What is wrong with a record header's optional fields, which the tools below use as a
- * path and a line number; the field is then left out of the header (null when all is well).
- */
-function oddHeader(header: RecordView['header']): string | null {
-  const h = header as unknown as Record<string, unknown>;
-  if (h.src !== undefined && typeof h.src !== 'string') {
-    const what = h.src === null ? 'null' : Array.isArray(h.src) ? 'an array' : typeof h.src === 'object' ? 'an object' : `a ${typeof h.src}`;
-    delete h.src;
-    return `a record whose src is ${what}, not a file name`;
-  }
-  return null;
-}
-
 const COMMON_BLOCKS = new Set(['text', 'thinking', 'redacted_thinking', 'tool_use', 'tool_result', 'image', 'artifact']);
 
 /** A line of the Common stream (not a record, not a native line). Early Codex rollouts also have `"type":"message"` lines; theirs hold `input_text` and `output_text` blocks. */
@@ -183,7 +168,7 @@ function isCommonLine(value: unknown): boolean {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
   const v = value as { type?: unknown; harness?: unknown; content?: unknown };
   if (v.type === 'session') return typeof v.harness === 'string';
-  if (v.type !== 'message') return false;
+  if (!isCommonMessageLine(v)) return false;
   if (!Array.isArray(v.content) || v.content.length === 0) return true;
   const first = v.content[0] as { type?: unknown } | null;
   return typeof first?.type === 'string' && COMMON_BLOCKS.has(first.type);

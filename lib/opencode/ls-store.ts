@@ -86,7 +86,8 @@ function* walk(root: string, onProblem: (p: WalkProblem) => void): Generator<Fou
   try {
     stat = statSync(root);
   } catch (err) {
-    onProblem({ path: root, message: `cannot read: ${(err as Error).message}` });
+    // A store not used yet holds no session.
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') onProblem({ path: root, message: `cannot read: ${(err as Error).message}` });
     return;
   }
   if (stat.isFile()) {
