@@ -3,12 +3,18 @@
 // wrote it. Commands reach a codec only through the registry (lib/codecs.ts), by
 // `header.harness`, and load of it only the facets they use (CodecFacets).
 import type { Stats } from 'node:fs';
+import path from 'node:path';
 import type { CommonMessage, CommonSession, ArtifactBlock } from './common.js';
 import type { ReadCounter } from './core/input/file-lines.js';
 import type { ContinueRules } from './continuable/rules.js';
 import type { RawStrings } from './core/json/raw-strings.js';
 import type { Harness, Kind, RecordHeader, RecordView } from './record.js';
 import type { UsageSink } from './usage/event.js';
+
+/** The configuration directory a store option's (or its variable's) value names: the value itself, or the directory `home.dir` in it. */
+export function configIn(home: { dir?: string }, value: string): string {
+  return home.dir === undefined ? value : path.join(value, home.dir);
+}
 
 /** Minutes within which sessions of one directory count as equally current (tx-ls --current). */
 export const DEFAULT_WINDOW_MINUTES = 5;
@@ -19,8 +25,13 @@ export interface Codec {
   readonly harness: Harness;
   /** The harness as people name it (Claude Code, Codex), for messages. */
   readonly label: string;
-  /** The option naming the harness's configuration directory (tx-ls, tx-grep, tx-native, tx-continue) and the variable it defaults to; null when it has none. */
-  readonly home: { flag: string; variable: string } | null;
+  /**
+   * The option naming the harness's store (tx-ls, tx-grep, tx-continue) and the variable
+   * it defaults to, both naming the configuration directory itself, or with `dir` the
+   * directory it is `dir` of (Gemini CLI's GEMINI_CLI_HOME names the home its `.gemini`
+   * is in); null when it has none.
+   */
+  readonly home: { flag: string; variable: string; dir?: string } | null;
   /** True when a parsed native line has this harness's shape. */
   detect(line: unknown): boolean;
   /** The shared kind (record.ts KINDS) of one parsed native line of this harness. */
@@ -33,6 +44,8 @@ export interface Codec {
   readonly sessionFollows: boolean;
   /** A top-level key of native lines whose value neither tx-stats nor tx-common reads, so they skip its bytes (RecordView.value); null when none. */
   readonly unreadKey: string | null;
+  /** How a session kept as one JSON document is read as lines, for a harness that keeps (or kept) its sessions so. */
+  readonly document?: DocumentCodec;
   /** Every string of a line's text (message text, tool input and output), for --grep. */
   strings(line: unknown): Iterable<string>;
   /** The message text of a line by who wrote it, for tx-grep (tx-grep(1) says what each role holds). */
@@ -68,7 +81,24 @@ export interface Codec {
  * tx-common take theirs, and only tx-ls, tx-native, tx-continue and tx-grep the whole
  * codec, with every converter, writer and store.
  */
-export type LineCodec = Pick<Codec, 'harness' | 'label' | 'home' | 'detect' | 'classify' | 'kindReadsText' | 'envelope' | 'sessionFollows' | 'unreadKey'>;
+export type LineCodec = Pick<Codec, 'harness' | 'label' | 'home' | 'detect' | 'classify' | 'kindReadsText' | 'envelope' | 'sessionFollows' | 'unreadKey' | 'document'>;
+
+/**
+ * A harness whose sessions are (or were) kept as one JSON document each, an object
+ * holding a list of the session's entries: tx-parse reads such a document as records,
+ * its head, each item and its tail (lib/records/document.ts), and tx-native writes the
+ * records back as the document.
+ */
+export interface DocumentCodec {
+  /** The key of the list whose items are the session's lines (Gemini CLI: `messages`). */
+  readonly items: string;
+  /** True when a parsed document's members other than its list make it this harness's session. */
+  accepts(members: Record<string, unknown>): boolean;
+  /** The line that stands for the members before the list (the head) or after it (the tail). */
+  line(members: Record<string, unknown>, part: 'head' | 'tail'): object;
+  /** The members a head or tail line stands for (line's inverse); null when the line is not one. */
+  members(line: unknown, part: 'head' | 'tail'): Record<string, unknown> | null;
+}
 
 /** The members of a codec tx-filter uses. */
 export type FilterCodec = LineCodec & Pick<Codec, 'strings' | 'question' | 'lineView'>;
@@ -100,6 +130,8 @@ export type TextRole = 'user' | 'assistant' | 'tool';
 export interface MessageText {
   role: TextRole;
   text: string;
+  /** Where a harness writes one text more than once in a file (a record written again under its id), the key it is found once by. */
+  key?: string;
 }
 
 /** The envelope fields commands filter and group on. */
@@ -273,6 +305,10 @@ export interface InstallTarget {
   cwd: string;
   /** The store's index of session names, which a named session gets an entry appended to. */
   index?: string;
+  /** New files the store needs beside the session (Gemini CLI: the marker naming a project folder's root), installed with it. */
+  files?: { file: string; text: string }[];
+  /** Where a subagent transcript's description goes (Claude Code's `.meta.json` beside it); absent when the store keeps none. */
+  meta?: string;
 }
 
 /** A harness's session store, as tx-ls and tx-native see it. */

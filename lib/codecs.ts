@@ -6,6 +6,7 @@
 import { claudeLineCodec } from './claude-code/codec-line.js';
 import type { CodecFacets, FacetName, LineCodec } from './codec.js';
 import { codexLineCodec } from './codex/codec-line.js';
+import { geminiLineCodec } from './gemini/codec-line.js';
 import type { Harness } from './record.js';
 
 /** One harness: its line members, and its facets by module name (each module's default export). */
@@ -20,6 +21,7 @@ interface Entry {
  */
 const REGISTRY: readonly Entry[] = [
   { line: codexLineCodec, load: (facet) => import(`./codex/${facet}.js`) },
+  { line: geminiLineCodec, load: (facet) => import(`./gemini/${facet}.js`) },
   { line: claudeLineCodec, load: (facet) => import(`./claude-code/${facet}.js`) },
 ];
 

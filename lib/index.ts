@@ -5,6 +5,7 @@
 export type {
   Codec,
   CodecFacets,
+  DocumentCodec,
   FacetName,
   LineCodec,
   Envelope,
@@ -25,10 +26,11 @@ export type {
   View,
   WalkProblem,
 } from './codec.js';
-export { DEFAULT_WINDOW_MINUTES, QUESTION_FLAGS } from './codec.js';
+export { configIn, DEFAULT_WINDOW_MINUTES, QUESTION_FLAGS } from './codec.js';
 export { DEFAULT_HARNESS, detectHarness, detectLineCodec, HARNESSES, isHarness, lineCodecFor, loadAll, loadFacet } from './codecs.js';
 export { classifyLine } from './records/classify.js';
 export { parsePhysicalLine, type ParsedRecord } from './records/parse-line.js';
+export { documentLines } from './records/document.js';
 export { splitLines, type PhysicalLine } from './core/input/lines.js';
 export { KINDS, type Harness, type Kind, type RecordHeader, type RecordView } from './record.js';
 export { decodeLine, decodeRecord, encodeRecord, nativeBytes, recordView } from './records/record-bytes.js';

@@ -45,6 +45,15 @@ export interface RecordHeader {
   eol?: false;
   /** This object followed the previous record's object on the same physical line. */
   glued?: true;
+  /**
+   * A piece of a session kept as one JSON document (tx-parse(1), DOCUMENTS): its head
+   * (the members before its list), an item of the list, or its tail (the members after
+   * it). `line` is the piece as a line of its harness; tx-native writes the pieces back
+   * as the document, in the layout its head names.
+   */
+  doc?: 'head' | 'item' | 'tail';
+  /** On a document's head: the key of its list, the indent and the line end it was written with. */
+  layout?: { key: string; indent: string; eol: string };
   /** Invalid records: why the line is not a JSON object. */
   error?: string;
   /** Invalid records: the line as text (UTF-8 lines). */

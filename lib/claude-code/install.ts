@@ -19,5 +19,5 @@ export function subagentTarget(configDir: string, cwd: string, parentId: string,
   const parent = installTarget(configDir, cwd, parentId);
   if (!/^[A-Za-z0-9_-]{1,128}$/.test(agentId)) throw new UnsafePath(`agent id ${JSON.stringify(agentId)} is not a plain name`);
   const base = path.join(parent.sessionDir, 'subagents', `agent-${agentId}`);
-  return { file: `${base}.jsonl`, sessionDir: base, cwd };
+  return { file: `${base}.jsonl`, sessionDir: base, cwd, meta: `${base}.meta.json` };
 }

@@ -8,7 +8,7 @@ import { constants } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
-import type { Codec } from '../codec.js';
+import { configIn, type Codec } from '../codec.js';
 import { HARNESSES, isHarness, lineCodecFor, loadFacet } from '../codecs.js';
 import { isUuid, TXCRIPT_NAMESPACE, uuidV5 } from '../core/uuid.js';
 import { run } from '../core/run.js';
@@ -41,22 +41,22 @@ ${HOMES.map((c) => `  --${c.home!.flag} DIR`.padEnd(21) + `${c.label}'s store (d
   -h, --help         this text        --version   the version
 See tx-continue(1).`;
 
-/** The configuration directory of each store that a flag names, resolved from the current directory. */
-function givenConfigs(ctx: Context): Map<string, string> {
-  const configs = new Map<string, string>();
+/** The directory each store flag names (resolved from the current directory), by harness. */
+function givenHomes(ctx: Context): Map<string, string> {
+  const homes = new Map<string, string>();
   for (const codec of HOMES) {
     const flag = codec.home!.flag;
     const v = ctx.args[flag];
     if (v === undefined) continue;
     if (typeof v !== 'string' || v === '') throw new UsageError(`--${flag} needs a directory`);
-    configs.set(codec.harness, path.resolve(ctx.proc.cwd(), v));
+    homes.set(codec.harness, path.resolve(ctx.proc.cwd(), v));
   }
-  return configs;
+  return homes;
 }
 
-/** The command that resumes session `id` of `target` in `cwd`, naming the store when a flag chose it. */
-function resumeCommand(target: Codec, config: string | undefined, cwd: string, id: string): string {
-  const variable = config === undefined || target.home === null ? '' : `${target.home.variable}=${shellQuote(config)} `;
+/** The command that resumes session `id` of `target` in `cwd`, naming the store (as its variable takes it) when a flag chose it. */
+function resumeCommand(target: Codec, home: string | undefined, cwd: string, id: string): string {
+  const variable = home === undefined || target.home === null ? '' : `${target.home.variable}=${shellQuote(home)} `;
   return `cd ${shellQuote(cwd)} && ${variable}${target.store!.resumeCommand(id)}`;
 }
 
@@ -96,7 +96,8 @@ async function main(ctx: Context): Promise<number> {
   if (given !== undefined && given !== 'new' && !isUuid(given)) throw new UsageError(`--session-id ${JSON.stringify(given)} is not a UUID (or "new")`);
   const provider = args['model-provider'];
   if (provider !== undefined && (typeof provider !== 'string' || provider.trim() === '')) throw new UsageError('--model-provider needs a provider id');
-  const configs = givenConfigs(ctx);
+  const homes = givenHomes(ctx);
+  const configs = new Map([...homes].map(([harness, home]) => [harness, configIn(lineCodecFor(harness).home!, home)]));
   const target = await loadFacet(withName, 'codec');
   if (!target.store?.installTarget || !target.fromCommon) throw new UsageError(`--with ${withName}: txcript cannot write ${target.label} sessions`);
 
@@ -112,12 +113,12 @@ async function main(ctx: Context): Promise<number> {
   if (source.codec.harness === target.harness && given === undefined) {
     // Already the other client's: nothing to convert.
     id = fields.id;
-    command = resumeCommand(target, configs.get(target.harness), cwd, id);
+    command = resumeCommand(target, homes.get(target.harness), cwd, id);
     ctx.note(`${source.path} is already a ${target.harness} session`);
   } else {
     // The copy keeps the session's id (tx-native's rule: a UUID as it is, else a UUIDv5 of it).
     id = given === 'new' ? randomUUID() : given !== undefined ? given.toLowerCase() : isUuid(fields.id) ? fields.id.toLowerCase() : uuidV5(TXCRIPT_NAMESPACE, fields.id);
-    command = resumeCommand(target, configs.get(target.harness), cwd, id);
+    command = resumeCommand(target, homes.get(target.harness), cwd, id);
     const targetRoot: StoreRoot = { codec: target, root: target.store!.rootIn(targetConfig) };
     const existing = sessionsById([targetRoot], id).filter((m) => target.store!.idOf(m.path).toLowerCase() === id);
     if (existing.length > 0) {

@@ -8,13 +8,15 @@
 import { closeSync, readSync } from 'node:fs';
 import type { SessionFields, TextRole } from '../codec.js';
 import { DEFAULT_HARNESS, facetOf } from '../codecs.js';
-import { LONG_LINE } from '../core/input/lines.js';
+import { LONG_LINE, type PhysicalLine } from '../core/input/lines.js';
+import { opensDocument } from '../core/json/document.js';
 import { openRegular } from '../core/input/regular-file.js';
 import { zstdFileLines } from '../core/input/zstd-lines.js';
 import type { TextMatcher } from '../core/search/pattern.js';
 import { candidateLines, type Prefilter } from '../core/search/prefilter.js';
 import type { Context } from '../core/tool.js';
 import type { Harness } from '../record.js';
+import { documentLines } from '../records/document.js';
 import { parsePhysicalLine } from '../records/parse-line.js';
 
 /** Characters of text shown on each side of a match. */
@@ -77,6 +79,20 @@ function* fileChunks(fd: number, use: 'search' | 'check'): Generator<Buffer> {
   }
 }
 
+/** The lines a file that is a session kept as one JSON document is read as (read whole, up to LONG_LINE bytes); null for any other file. */
+function documentOf(fd: number, size: number): Iterable<PhysicalLine> | null {
+  const head = Buffer.alloc(64);
+  if (size > LONG_LINE || !opensDocument(head.subarray(0, readSync(fd, head, 0, head.length, 0)))) return null;
+  const buf = Buffer.allocUnsafe(size);
+  let got = 0;
+  while (got < size) {
+    const n = readSync(fd, buf, got, size - got, got);
+    if (n === 0) break;
+    got += n;
+  }
+  return documentLines(buf.subarray(0, got));
+}
+
 /** The lines of a file that could match: searched in its bytes, or for a .zst file in its decompressed lines. */
 function* candidates(file: string, prefilter: Prefilter | null, onLong: (n: number) => void): Generator<{ n: number; bytes: Buffer }> {
   if (file.endsWith('.zst')) {
@@ -88,8 +104,14 @@ function* candidates(file: string, prefilter: Prefilter | null, onLong: (n: numb
     }
     return;
   }
-  const { fd } = openRegular(file);
+  const { fd, size } = openRegular(file);
   try {
+    const doc = documentOf(fd, size);
+    if (doc !== null) {
+      // A session kept as one document: its pieces are its lines (records/document.ts).
+      for (const line of doc) if (prefilter === null || prefilter.next(line.bytes, 0) >= 0) yield { n: line.n, bytes: line.bytes };
+      return;
+    }
     const reread = (position: number, length: number): Buffer => {
       const buf = Buffer.allocUnsafe(length);
       for (let got = 0; got < length; ) {
@@ -160,6 +182,8 @@ export async function searchFile(ctx: Context, file: string, search: Search): Pr
   let hits = 0;
   let fields: SessionFields | null | undefined;
   const onLong = (n: number) => ctx.note(`${file}:${n}: line longer than ${lineLimit()} bytes, not searched (tx-grep parses lines of up to ${LINE_LIMIT >> 20} MiB, so that its memory stays bounded)`);
+  // Texts a harness wrote more than once in the file (MessageText.key) are found once.
+  const found = new Set<string>();
   for (const { n, bytes } of candidates(file, search.prefilter, onLong)) {
     // Read as tx-parse reads the line: the flags of a line's end and BOM do not matter here.
     for (const record of parsePhysicalLine({ n, bytes, crlf: false, eol: true, bom: false }, file, DEFAULT_HARNESS)) {
@@ -170,6 +194,10 @@ export async function searchFile(ctx: Context, file: string, search: Search): Pr
         if (!search.roles.has(t.role)) continue;
         const m = search.matcher.find(t.text);
         if (!m) continue;
+        if (t.key !== undefined) {
+          if (found.has(t.key)) continue;
+          found.add(t.key);
+        }
         if (fields === undefined) fields = sessionFieldsOf(ctx, file, codec.harness);
         const hit: Hit = {
           harness: codec.harness,

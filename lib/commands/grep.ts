@@ -5,7 +5,7 @@
 // search is grep-file.ts). Files are searched one at a time on this thread and each
 // worker thread (--jobs), and the hits written in file order, so the output is the same for any --jobs.
 import { statSync } from 'node:fs';
-import type { Codec, TextRole } from '../codec.js';
+import { configIn, type Codec, type TextRole } from '../codec.js';
 import { HARNESSES, lineCodecFor, loadAll } from '../codecs.js';
 import { describeError } from '../core/fs-error.js';
 import { BrokenPipe, Output, OutputFailed } from '../core/output/output.js';
@@ -110,7 +110,7 @@ function filesOf(ctx: Context, codecs: Codec[], names: string[]): { files: strin
   for (const codec of codecs) {
     if (!codec.store) continue;
     const given = codec.home ? ctx.args[codec.home.flag] : undefined;
-    const config = given !== undefined ? String(given) : codec.store.configDir(ctx.proc.env);
+    const config = given !== undefined ? configIn(codec.home!, String(given)) : codec.store.configDir(ctx.proc.env);
     if (config === null) continue;
     roots.push(codec.store.rootIn(config));
     walk(codec.store.rootIn(config), [codec]);

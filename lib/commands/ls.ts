@@ -3,7 +3,7 @@
 // subagents, and the plugin registry (where the harness keeps them).
 import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_WINDOW_MINUTES, type Codec, type FoundSession, type SessionFields } from '../codec.js';
+import { configIn, DEFAULT_WINDOW_MINUTES, type Codec, type FoundSession, type SessionFields } from '../codec.js';
 import { DEFAULT_HARNESS, HARNESSES, isHarness, lineCodecFor, loadAll, loadFacet } from '../codecs.js';
 import { ReadCounter } from '../core/input/file-lines.js';
 import { describeError } from '../core/fs-error.js';
@@ -13,7 +13,12 @@ import { ToolError, UsageError, type Context, type Tool } from '../core/tool.js'
 /** The codecs whose stores tx-ls lists: --harness (default the default harness's; `all`: every harness with a store). */
 async function codecsOf(ctx: Context): Promise<Codec[]> {
   const harness = stringOption(ctx, 'harness') ?? DEFAULT_HARNESS;
-  if (harness === 'all') return (await loadAll('codec')).filter((c) => c.store !== null).sort((a, b) => (a.harness < b.harness ? -1 : 1));
+  if (harness === 'all') {
+    const stores = (await loadAll('codec')).filter((c) => c.store !== null);
+    // DIRs are walked by every store's rules in detection order (the harness that reads any
+    // file last), so a file two would list is the more particular one's; stores in name order.
+    return ctx.files.length > 0 ? stores : stores.sort((a, b) => (a.harness < b.harness ? -1 : 1));
+  }
   if (!isHarness(harness)) throw new UsageError(`--harness is all or one of ${HARNESSES.join(', ')}, not ${JSON.stringify(harness)}`);
   const codec = await loadFacet(harness, 'codec');
   if (!codec.store) throw new UsageError(`--harness ${harness}: txcript cannot list ${codec.label} sessions`);
@@ -38,7 +43,7 @@ Each store is found from its variable, else under HOME (see tx-ls(1)).
                     their harness
   --root DIR        the sessions root to walk (default: the store's)
   --config DIR      the store's config dir (default: from its variable)
-${HOMES.map((c) => `  --${c.home!.flag} DIR`.padEnd(20) + `${c.label}'s config dir, for --harness all`).join('\n')}
+${HOMES.map((c) => `  --${c.home!.flag} DIR`.padEnd(20) + `${c.label}'s ${c.home!.dir === undefined ? 'config dir' : `home (its ${c.home!.dir})`}, for --harness all`).join('\n')}
   --sort KEY        mtime (newest first) or path; waits for the whole walk
   --lines           add a line count (reads each file whole)
   --deep            split and scan every line (same fields, slower; titles are
@@ -202,7 +207,7 @@ function cwdOf(ctx: Context): string {
 /** The configuration directory of a store under --harness all: its own flag, else its variable (null: none set). */
 function allConfigOf(ctx: Context, codec: Codec): string | null {
   const given = codec.home ? stringOption(ctx, codec.home.flag) : undefined;
-  if (given !== undefined) return storeDir(given, `--${codec.home!.flag} ${given}`);
+  if (given !== undefined) return configIn(codec.home!, storeDir(given, `--${codec.home!.flag} ${given}`));
   return codec.store!.configDir(ctx.proc.env);
 }
 

@@ -14,7 +14,8 @@ import { NotContinuable } from '../continuable/rules.js';
 import { reusedChunks } from '../core/input/file-chunks.js';
 import { isLongPiece, lineBatches, LONG_LINE } from '../core/input/lines.js';
 import { Output } from '../core/output/output.js';
-import { LongReader, plainObjectType, writeNative } from '../records/read.js';
+import { DocumentStitch } from '../records/document-write.js';
+import { LongReader, plainObjectType } from '../records/read.js';
 import { NativeLines } from './native-lines.js';
 import { ToolError, UsageError, type Context, type Tool } from '../core/tool.js';
 import { decodeLine } from '../records/record-bytes.js';
@@ -53,7 +54,7 @@ one for another harness that no model of it could hold is not written (exit 1).
   --install          write each session where the client looks for it, atomically,
                      never over an existing session, and print the resume command
   --config-dir DIR   the harness's configuration directory (default from its
-                     variable: ${HARNESSES.map(lineCodecFor).filter((c) => c.home).map((c) => `$${c.home!.variable}`).join(', ')}; else under HOME)
+                     variable: ${HARNESSES.map(lineCodecFor).filter((c) => c.home).map((c) => `$${c.home!.variable}${c.home!.dir === undefined ? '' : `/${c.home!.dir}`}`).join(', ')}; else under HOME)
   --cwd DIR          the project directory to resume in (default: the session's cwd)
   --strict           exit 1 if any input line was skipped
   -h, --help         this text        --version   the version
@@ -129,10 +130,12 @@ async function main(ctx: Context): Promise<void> {
   };
   let open: OpenSession | null = null;
   let sessions = 0;
+  const stitch = new DocumentStitch();
 
   // Every session of the input is installed together or not at all (see InstallTransaction).
   let install: InstallTransaction | null = null;
   const installed: string[] = [];
+  const sides = new Set<string>();
   const refused = (err: unknown) => {
     if (err instanceof TargetExists) return taken(err.file);
     if (err instanceof UnsafePath) return new ToolError(err.message);
@@ -165,16 +168,16 @@ async function main(ctx: Context): Promise<void> {
       current.stream.end();
       if (current.lines === 0) {
         install.discard(current.target.file);
-        if (current.meta) install.discard(metaFile(current.target));
+        if (current.target.meta) install.discard(current.target.meta);
         ctx.warn(null, `session ${current.id} has no message the client could load: not installed`);
         return;
       }
-      if (current.meta) {
-        try {
-          install.writeFile(metaFile(current.target), JSON.stringify(current.meta) + '\n');
-        } catch (err) {
-          throw refused(err);
-        }
+      try {
+        if (current.meta && current.target.meta) install.writeFile(current.target.meta, JSON.stringify(current.meta) + '\n');
+        // A side file two sessions of the run need (one project's marker) is written once.
+        for (const side of current.target.files ?? []) if (!sides.has(side.file)) sides.add(install.writeFile(side.file, side.text));
+      } catch (err) {
+        throw refused(err);
       }
       const entry = current.writer.indexEntry?.() ?? null;
       if (entry && current.target.index) {
@@ -230,7 +233,7 @@ async function main(ctx: Context): Promise<void> {
       const parent = session.parent;
       target = store.installTarget!(root, cwd, id, parent ? { session: parent.session, agentId: parent.agent_id ?? id } : undefined, session.started_at);
       install.plan(target.file);
-      if (parent) install.plan(metaFile(target));
+      if (parent && target.meta) install.plan(target.meta);
       stream = install.createStream(target.file);
     } catch (err) {
       throw refused(err);
@@ -257,7 +260,7 @@ async function main(ctx: Context): Promise<void> {
   try {
     for await (const input of ctx.inputs()) {
       let long: LongReader | null = null;
-      const natives = new NativeLines(ctx, input.src);
+      const natives = new NativeLines(ctx, input.src, () => stitch.close(ctx.out));
       // Nothing of a line outlives its batch (a record's bytes are copied out, a Common line
       // is parsed, a line held by NativeLines is copied), so a regular file or a pipe is read
       // into one buffer used again.
@@ -269,6 +272,7 @@ async function main(ctx: Context): Promise<void> {
             if (line.first) {
               if (open) await close();
               natives.notNative();
+              stitch.close(ctx.out);
               long = new LongReader(ctx, input.src, line.n, { long: () => 'native' }, true, DEFAULT_HARNESS);
             }
             long!.piece(line);
@@ -295,7 +299,9 @@ async function main(ctx: Context): Promise<void> {
             if (args.install) throw new UsageError('--install writes sessions from a Common stream (tx-common output); records are written back without it');
             if (open) await close();
             natives.notNative();
-            await writeNative(ctx, decoded.record);
+            // A document's pieces are written back as the document (records/document-write.ts).
+            stitch.write(ctx.out, decoded.record);
+            await ctx.out.flushIfFull();
             continue;
           }
           if ('notRecord' in decoded) {
@@ -315,6 +321,7 @@ async function main(ctx: Context): Promise<void> {
             natives.notNative();
             const { session, problems } = cleanSession(value);
             for (const problem of problems) ctx.warn(where, problem);
+            stitch.close(ctx.out);
             await start(datedSession(session), input.src);
           } else if (object && value.type === 'message') {
             natives.notNative();
@@ -340,6 +347,7 @@ async function main(ctx: Context): Promise<void> {
       natives.notNative();
     }
     await close();
+    stitch.close(ctx.out);
     const finished = install as InstallTransaction | null;
     if (finished) {
       try {
@@ -354,11 +362,6 @@ async function main(ctx: Context): Promise<void> {
     // A refusal or an error anywhere takes back everything this run wrote.
     (install as InstallTransaction | null)?.abort();
   }
-}
-
-/** Where a subagent transcript's .meta.json goes: beside it. */
-function metaFile(target: InstallTarget): string {
-  return target.file.replace(/\.jsonl$/, '.meta.json');
 }
 
 /** Nothing but spaces, tabs and a CR: what tx-parse calls a blank line. */

@@ -4,6 +4,7 @@
 import { reusedChunks } from '../core/input/file-chunks.js';
 import { lineBatches, LONG_LINE } from '../core/input/lines.js';
 import { stdinIsTerminal, type Context, type Tool } from '../core/tool.js';
+import { withDocuments } from '../records/document.js';
 import { harnessBefore, SourceParser } from '../records/source-parser.js';
 
 const HELP = `usage: tx-parse [--strict] [FILE...]
@@ -36,7 +37,9 @@ async function main(ctx: Context): Promise<void> {
   if (ctx.files.length === 0 && stdinIsTerminal(ctx.proc)) ctx.files.push(await (await import('./current-session.js')).currentSessionForTerminal(ctx));
   for await (const input of ctx.inputs()) {
     const source = new SourceParser(ctx, input.src, input.part && input.src !== undefined ? harnessBefore(input.src, input.part.start) : undefined);
-    for await (const batch of lineBatches(reusedChunks(input.stream), LONG_LINE, input.part?.linesBefore ?? 0)) {
+    const lines = lineBatches(reusedChunks(input.stream), LONG_LINE, input.part?.linesBefore ?? 0);
+    // A part of a file is never a document (a document is never cut into parts).
+    for await (const batch of input.part ? lines : withDocuments(lines)) {
       await source.pushDraining(batch);
     }
   }

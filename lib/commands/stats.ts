@@ -26,9 +26,10 @@ turns (typed, queued), tool calls by name, tool errors, skills, subagents, hooks
 message.id), models, CLI versions, first and last timestamp, and coverage notes
 (line types, attachment types, system subtypes and fields it does not know, by
 CLI version; expected fields that were missing). Sessions are grouped by
-session id (Claude Code: sessionId; Codex: session_meta); lines without one go
-with the last session of their file. Codex sessions have no skills, subagents or
-hooks: their summaries list those under not_counted instead. Each API message
+session id (Claude Code: sessionId; Codex: session_meta; Gemini CLI: its metadata
+line); lines without one go with the last session of their file. What a harness's
+files do not record (Codex: skills, subagents, hooks; Gemini CLI: hooks) its
+summaries list under not_counted instead. Each API message
 is priced at its model's prices (cost_usd), from @pydantic/genai-prices 0.1.8
 (bundled: no network); a model with no price has cost_usd null and is named.
 
@@ -248,7 +249,7 @@ class Gathered {
       const missing = summary.not_counted;
       if (Array.isArray(missing) && missing.length > 0 && !noted.has(String(summary.harness))) {
         noted.add(String(summary.harness));
-        ctx.note(`${missing.join(', ')}: not counted for ${summary.harness} sessions (the harness has no such thing); see not_counted`);
+        ctx.note(`${missing.join(', ')}: not counted for ${summary.harness} sessions (its files do not record them); see not_counted`);
       }
     }
     if (buckets && ctx.args.subagents) {

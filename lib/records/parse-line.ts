@@ -109,6 +109,8 @@ function parseUtf8(line: PhysicalLine, src: string | undefined, previous: Harnes
 /** A record's header for a line: where it came from and how it ended. */
 function headerOf(line: PhysicalLine, src: string | undefined, harness: Harness, kind: RecordHeader['kind']): RecordHeader {
   const h: RecordHeader = src === undefined ? { harness, n: line.n, kind } : { harness, n: line.n, src, kind };
+  // A piece of a document (document.ts) says so.
+  if (line.fields !== undefined) Object.assign(h, line.fields);
   if (line.bom) h.bom = true;
   if (line.crlf) h.crlf = true;
   if (!line.eol) h.eol = false;

@@ -4,6 +4,7 @@
 // Lines longer than LONG_LINE are never held whole: see LongRecords.
 import { DEFAULT_HARNESS } from '../codecs.js';
 import { isUtf8 } from 'node:buffer';
+import { withDocuments } from './document.js';
 import { parsePhysicalLine } from './parse-line.js';
 import { headerProblem, isHeader, lineEnd, looksLikeRecord, type Harness, type RecordHeader, type RecordView } from '../record.js';
 import { nativeBytes, decodeLine, decodeRecord, recordView } from './record-bytes.js';
@@ -77,7 +78,7 @@ export async function* readRecordBatches(ctx: Context, options: ReadOptions = {}
     const mayBeLive = !readsRegularFile(chunks);
     const streamed = chunks === input.stream;
     // A stream's chunks are buffers of their own: a long line's pieces are kept, not copied.
-    for await (const lines of lineBatches(chunks, LONG_LINE, 0, streamed)) {
+    for await (const lines of withDocuments(lineBatches(chunks, LONG_LINE, 0, streamed))) {
       let batch: RecordStreamItem[] = [];
       for (const item of lines) {
         if (isLongPiece(item)) {

@@ -441,12 +441,26 @@ t.test('--harness all lists every store found, each entry naming its harness, an
   const rollout = path.join(dir, 'codex', 'sessions', '2025', '09', '01', 'rollout-2025-09-01T08-00-00-22222222-2222-4222-8222-222222222222.jsonl');
   mkdirSync(path.dirname(rollout), { recursive: true });
   writeFileSync(rollout, JSON.stringify({ timestamp: '2025-09-01T08:00:00.000Z', type: 'session_meta', payload: { id: '22222222-2222-4222-8222-222222222222', cwd: '/w', timestamp: '2025-09-01T08:00:00.000Z' } }) + '\n');
-  const env = { CLAUDE_CONFIG_DIR: path.join(dir, 'claude'), CODEX_HOME: path.join(dir, 'codex') };
+  // Gemini CLI's variable names the home its .gemini is in.
+  const chat = path.join(dir, 'gemini', '.gemini', 'tmp', 'w', 'chats', 'session-2025-09-01T09-00-33333333.jsonl');
+  mkdirSync(path.dirname(chat), { recursive: true });
+  writeFileSync(chat, JSON.stringify({ sessionId: '33333333-3333-4333-8333-333333333333', projectHash: 'h', startTime: '2025-09-01T09:00:00.000Z', lastUpdated: '2025-09-01T09:00:00.000Z', kind: 'main' }) + '\n');
+  const env = { CLAUDE_CONFIG_DIR: path.join(dir, 'claude'), CODEX_HOME: path.join(dir, 'codex'), GEMINI_CLI_HOME: path.join(dir, 'gemini') };
   const r = await runTool(lsTool, ['--harness', 'all'], { env });
   t.equal(r.status, 0, r.stderr);
-  t.same(r.json.map((e) => [e.harness, e.id]), [['claude-code', ID], ['codex', '22222222-2222-4222-8222-222222222222']], 'both stores, in harness order');
-  const flagged = await runTool(lsTool, ['--harness', 'all', '--codex-home', path.join(dir, 'claude')], { env });
-  t.same(flagged.json.map((e) => e.harness), ['claude-code'], "a store's own flag names its config dir");
+  t.same(
+    r.json.map((e) => [e.harness, e.id]),
+    [
+      ['claude-code', ID],
+      ['codex', '22222222-2222-4222-8222-222222222222'],
+      ['gemini', '33333333-3333-4333-8333-333333333333'],
+    ],
+    'every store, in harness order',
+  );
+  const flagged = await runTool(lsTool, ['--harness', 'all', '--codex-home', path.join(dir, 'claude'), '--gemini-home', path.join(dir, 'claude')], { env });
+  t.same(flagged.json.map((e) => e.harness), ['claude-code'], "a store's own flag names its config dir (Gemini CLI's, the home its .gemini is in)");
+  const home = await runTool(lsTool, ['--harness', 'all', '--gemini-home', path.join(dir, 'gemini')], { env: { CLAUDE_CONFIG_DIR: path.join(dir, 'nobody') } });
+  t.same(home.json.map((e) => [e.harness, e.path]), [['gemini', chat]], '--gemini-home names the home, as GEMINI_CLI_HOME does');
   const unused = await runTool(lsTool, ['--harness', 'all'], { env: { HOME: path.join(dir, 'nobody') } });
   t.equal(unused.status, 0, 'stores never used list nothing');
   t.equal(unused.stdout.length, 0);
@@ -455,4 +469,23 @@ t.test('--harness all lists every store found, each entry naming its harness, an
     t.equal(refused.status, 2, flag);
     t.match(refused.stderr, `${flag} lists one store`);
   }
+});
+
+t.test('--harness all DIR: each file is listed by the harness whose file it is, not by the one that reads any *.jsonl', async (t) => {
+  const dir = t.testdir({});
+  session(path.join(dir, 'mixed', `${ID}.jsonl`));
+  const rollout = path.join(dir, 'mixed', 'rollout-2025-09-01T08-00-00-22222222-2222-4222-8222-222222222222.jsonl');
+  writeFileSync(rollout, JSON.stringify({ timestamp: '2025-09-01T08:00:00.000Z', type: 'session_meta', payload: { id: '22222222-2222-4222-8222-222222222222', cwd: '/w', timestamp: '2025-09-01T08:00:00.000Z' } }) + '\n');
+  const chat = path.join(dir, 'mixed', 'session-2025-09-01T09-00-33333333.jsonl');
+  writeFileSync(chat, JSON.stringify({ sessionId: '33333333-3333-4333-8333-333333333333', projectHash: 'h', startTime: '2025-09-01T09:00:00.000Z', lastUpdated: '2025-09-01T09:00:00.000Z', kind: 'main' }) + '\n');
+  const r = await runTool(lsTool, ['--harness', 'all', '--sort', 'path', path.join(dir, 'mixed')], { env: {} });
+  t.equal(r.status, 0, r.stderr);
+  t.same(
+    r.json.map((e) => [path.basename(e.path), e.harness]),
+    [
+      [`${ID}.jsonl`, 'claude-code'],
+      [path.basename(rollout), 'codex'],
+      [path.basename(chat), 'gemini'],
+    ],
+  );
 });

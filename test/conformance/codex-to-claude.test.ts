@@ -9,136 +9,16 @@
  * answered by a placeholder. A session too large for Claude Code's window is refused,
  * with a message that says so, and nothing is installed.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { isModeled, type Block, type CommonLine, type CommonMessage } from '../../lib/common.js';
-import { PLACEHOLDER_OPENING, PLACEHOLDER_RESULT } from '../../lib/continuable/rules.js';
-import { conformanceSkip, repoRoot, resumeConversation } from '../harness/index.js';
+import { conformanceSkip } from '../harness/index.js';
 import { recordedCodexRollouts } from '../harness/codex/index.js';
 import { corpusFiles, pool } from '../helpers.js';
+import { assertContinued, convert, convertAndResume } from './to-claude.js';
 
 const skip = conformanceSkip();
-const root = repoRoot();
-const PROMPT = 'next';
-const NO_RESPONSE = 'No response requested.';
-const SESSION_ID = '7e1d0f5a-0000-4000-8000-00000000c0de';
-
-const bin = (name: string) => path.join(root, 'build', 'bin', `${name}.js`);
-
-/** tx-parse | tx-common --active of a rollout, and that stream through tx-native --install into `config`. */
-function convert(file: string, config: string): { common: CommonLine[]; installed: string | null; status: number | null; stderr: string } {
-  const parsed = spawnSync(process.execPath, [bin('tx-parse'), file], { maxBuffer: 1 << 30 });
-  const common = spawnSync(process.execPath, [bin('tx-common'), '--active'], { input: parsed.stdout, maxBuffer: 1 << 30 });
-  const native = spawnSync(process.execPath, [bin('tx-native'), '--install', '--config-dir', config, '--session-id', SESSION_ID], { input: common.stdout, maxBuffer: 1 << 30 });
-  let installed: string | null = null;
-  try {
-    const projects = path.join(config, 'projects');
-    for (const dir of readdirSync(projects)) for (const f of readdirSync(path.join(projects, dir))) if (f.endsWith('.jsonl')) installed = path.join(projects, dir, f);
-  } catch {
-    installed = null;
-  }
-  const lines = common.stdout.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as CommonLine);
-  return { common: lines, installed, status: native.status, stderr: `${common.stderr}${native.stderr}` };
-}
-
-/** One item of a conversation, in the form both sides are compared in. */
-type Item = Record<string, unknown>;
-
-function textOf(s: string): Item | null {
-  const text = s.trimEnd();
-  return text.trim() === '' ? null : { type: 'text', text };
-}
-
-/** Tool result content as compared: a list of texts and images. */
-function resultContent(content: unknown): Item[] {
-  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content.trimEnd() }];
-  if (!Array.isArray(content)) return [];
-  return content.map((b: any) => (b?.type === 'text' ? { type: 'text', text: String(b.text).trimEnd() } : b?.type === 'image' ? { type: 'image', source: b.source } : b));
-}
-
-function objectInput(input: unknown): unknown {
-  return input && typeof input === 'object' && !Array.isArray(input) ? input : { input };
-}
-
-/**
- * The items a Common conversation should reach Claude Code as (tx-native(1), Continuable):
- * texts and calls in order; a call's input wrapped when it is not an object; reasoning
- * left out (Codex's, which the Messages API cannot read); a call no result answers gets a
- * placeholder result after the results the next user message holds (else before the next
- * reply, or at the end). Steps "calls after text" and "results first": the client sends
- * a reply's tool calls after its text, and the user messages between two replies as one
- * whose tool results come first (tx-native(1), DIFFERENCES ON RESUME).
- */
-function expectedItems(messages: CommonMessage[]): Item[] {
-  const answered = new Set<string>();
-  for (const m of messages) for (const b of m.content) if (b.type === 'tool_result') answered.add((b as any).tool_use_id);
-  const out: Item[] = [];
-  let missing: string[] = [];
-  // The user messages since the last reply: the client sends them as one, its results first.
-  let run: Item[] | null = null;
-  const endRun = () => {
-    if (run === null) {
-      for (const id of missing) out.push({ type: 'tool_result', id, missing: true });
-    } else out.push(...run.filter((i) => i.type === 'tool_result'), ...run.filter((i) => i.type !== 'tool_result'));
-    missing = [];
-    run = null;
-  };
-  for (const m of messages) {
-    const items: Item[] = [];
-    for (const b of m.content as Block[]) {
-      if (!isModeled(b)) continue;
-      if (b.type === 'text') {
-        const x = textOf(b.text);
-        if (x) items.push({ role: m.role, ...x });
-      } else if (b.type === 'image') items.push({ role: m.role, type: 'image', source: b.source });
-      else if (b.type === 'tool_use') items.push({ type: 'tool_use', id: b.id, name: b.name, input: objectInput(b.input) });
-      else if (b.type === 'tool_result') items.push({ type: 'tool_result', id: b.tool_use_id, content: resultContent(b.content), error: b.is_error === true });
-    }
-    if (m.role === 'assistant') {
-      endRun();
-      out.push(...items.filter((i) => i.type !== 'tool_use'), ...items.filter((i) => i.type === 'tool_use'));
-      missing = items.filter((i) => i.type === 'tool_use' && !answered.has(i.id as string)).map((i) => i.id as string);
-      continue;
-    }
-    if (run === null) {
-      let lead = 0;
-      while (lead < items.length && items[lead].type === 'tool_result') lead++;
-      run = [...items.slice(0, lead), ...missing.map((id) => ({ type: 'tool_result', id, missing: true })), ...items.slice(lead)];
-      missing = [];
-    } else run.push(...items);
-  }
-  endRun();
-  return out;
-}
-
-/** The items of the conversation Claude Code sent, less what it adds itself at resume time (tx-native(1), DIFFERENCES ON RESUME). */
-function sentItems(messages: unknown[]): Item[] {
-  const out: Item[] = [];
-  for (const m of messages as { role: string; content: unknown }[]) {
-    if (m.role === 'system') continue;
-    const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : Array.isArray(m.content) ? m.content : [];
-    if (m.role === 'assistant' && blocks.length === 1 && blocks[0].type === 'text' && blocks[0].text === NO_RESPONSE) continue;
-    for (const b of blocks as any[]) {
-      if (b.type === 'text') {
-        if (b.text.startsWith('<system-reminder>') || b.text === PLACEHOLDER_OPENING) continue;
-        const x = textOf(b.text);
-        if (x) out.push({ role: m.role, ...x });
-      } else if (b.type === 'image') out.push({ role: m.role, type: 'image', source: b.source });
-      else if (b.type === 'tool_use') out.push({ type: 'tool_use', id: b.id, name: b.name, input: b.input });
-      else if (b.type === 'tool_result') {
-        if (b.content === PLACEHOLDER_RESULT) out.push({ type: 'tool_result', id: b.tool_use_id, missing: true });
-        else out.push({ type: 'tool_result', id: b.tool_use_id, content: resultContent(b.content), error: b.is_error === true });
-      }
-    }
-  }
-  // The prompt the resume run sent is the client's, not the file's.
-  const last = out.at(-1);
-  if (last && last.role === 'user' && last.text === PROMPT) out.pop();
-  return out;
-}
 
 const rollouts = [
   ...recordedCodexRollouts().map((r) => ({ name: `${r.scenario}/${path.basename(r.file)}`, file: r.file })),
@@ -150,59 +30,12 @@ t.test('there are Codex rollouts to continue', (t) => {
   t.end();
 });
 
-/** What converting and resuming one rollout gave. */
-interface Outcome {
-  converted: ReturnType<typeof convert>;
-  /** The installed file through tx-parse | tx-native, equal to it. */
-  roundTrip: boolean | null;
-  copy: Awaited<ReturnType<typeof resumeConversation>> | null;
-}
-
-async function convertAndResume(file: string): Promise<Outcome> {
-  const config = mkdtempSync(path.join(tmpdir(), 'tx-codex-claude-'));
-  try {
-    const converted = convert(file, config);
-    if (!converted.installed) return { converted, roundTrip: null, copy: null };
-    const bytes = readFileSync(converted.installed);
-    const parsed = spawnSync(process.execPath, [bin('tx-parse'), converted.installed], { maxBuffer: 1 << 30 });
-    const back = spawnSync(process.execPath, [bin('tx-native')], { input: parsed.stdout, maxBuffer: 1 << 30 });
-    const copy = await resumeConversation(converted.installed, { prompt: PROMPT, sessionId: SESSION_ID });
-    return { converted, roundTrip: back.stdout.equals(bytes), copy };
-  } finally {
-    rmSync(config, { recursive: true, force: true });
-  }
-}
-
 t.test('every Codex rollout, continued in Claude Code, is sent as the same conversation', { skip }, async (t) => {
   // Two clients at a time: each resume waits on the client more than on this machine.
   const outcomes = await pool(rollouts, 2, (r) => convertAndResume(r.file));
   rollouts.forEach((r, k) => {
-    const { converted, roundTrip, copy } = outcomes[k]!;
     t.test(r.name, async (t) => {
-      const messages = converted.common.filter((l): l is CommonMessage => l.type === 'message' && l.sidechain !== true);
-      if (converted.status !== 0) {
-        // Refused: only for a session Claude Code could not continue, saying so, and leaving nothing behind.
-        t.match(converted.stderr, /is about \d+ tokens, more than the 200000-token context window of claude-code/, `a clear refusal: ${converted.stderr.trim().split('\n').pop()}`);
-        t.equal(converted.status, 1, 'exit status 1');
-        t.equal(converted.installed, null, 'nothing installed');
-        return;
-      }
-      if (messages.length === 0) {
-        // A rollout with no conversation (nothing but bookkeeping): nothing to install, and said.
-        t.match(converted.stderr, /has no message the client could load: not installed/, 'nothing to install, and said');
-        t.equal(converted.installed, null, 'nothing installed');
-        return;
-      }
-      t.ok(converted.installed, `a session was installed ${converted.stderr}`);
-      if (!converted.installed || !copy) return;
-      t.equal(roundTrip, true, 'the installed file goes through tx-parse | tx-native byte for byte');
-      t.equal(copy.found, true, 'claude --resume loads it');
-      if (!copy.found) return;
-      const want = expectedItems(messages);
-      const got = sentItems(copy.messages);
-      t.ok(want.length > 0, 'the conversation has something to compare');
-      t.equal(got.length, want.length, 'as many texts, calls and results');
-      for (let i = 0; i < Math.max(got.length, want.length); i++) t.same(got[i], want[i], `item ${i + 1} (${(want[i] ?? got[i])?.type})`);
+      assertContinued(t, outcomes[k]!);
     });
   });
 });

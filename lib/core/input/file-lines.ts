@@ -148,10 +148,10 @@ const SCAN_CHUNK = 1024 * 1024;
 let spare: Buffer | null = null;
 const COLON = 0x3a;
 
-/** True when the JSON string token ending before `at` is followed by a colon: a key, not a value. */
-function isKey(buf: Buffer, at: number): boolean {
+/** True when the JSON string token ending before `at` is followed by a colon (a key), false when by something else (a value); null when the chunk ends first. */
+function isKey(buf: Buffer, at: number): boolean | null {
   while (at < buf.length && (buf[at] === 0x20 || buf[at] === 0x09 || buf[at] === CR || buf[at] === LF)) at++;
-  return at < buf.length && buf[at] === COLON;
+  return at < buf.length ? buf[at] === COLON : null;
 }
 
 /**
@@ -164,17 +164,26 @@ function isKey(buf: Buffer, at: number): boolean {
  * parses the line to know.
  */
 export function* linesWithValue(reader: ChunkReader, from: number, values: string[]): Generator<Buffer> {
+  yield* search(reader, from, values, false);
+}
+
+/** The lines from `from` (a line start) onwards that hold one of `keys` as a JSON key, found as linesWithValue finds values. */
+export function* linesWithKey(reader: ChunkReader, from: number, keys: string[]): Generator<Buffer> {
+  yield* search(reader, from, keys, true);
+}
+
+function* search(reader: ChunkReader, from: number, values: string[], keys: boolean): Generator<Buffer> {
   // The shared buffer when no other search holds it, else one of this search's own.
   const buf = spare ?? Buffer.allocUnsafe(SCAN_CHUNK);
   spare = null;
   try {
-    yield* searchLines(reader, from, values, buf);
+    yield* searchLines(reader, from, values, buf, keys);
   } finally {
     spare = buf;
   }
 }
 
-function* searchLines(reader: ChunkReader, from: number, values: string[], buf: Buffer): Generator<Buffer> {
+function* searchLines(reader: ChunkReader, from: number, values: string[], buf: Buffer, keys: boolean): Generator<Buffer> {
   const needles = searchNeedles(values);
   const overlap = Math.max(...needles.flatMap((n) => n.tokens.map((t) => t.bytes.length))) - 1;
   // `pos`: where the search goes on; `lineStart`: the start of the line holding `pos`.
@@ -204,7 +213,8 @@ function* searchLines(reader: ChunkReader, from: number, values: string[], buf: 
       const hit = next[best];
       cursor = hit + 1;
       const token = needles[best].tokens.find((t) => hit - t.offset < 0 || chunk.compare(t.bytes, 0, t.bytes.length, hit - t.offset, hit - t.offset + t.bytes.length) === 0);
-      if (!token || isKey(chunk, hit - token.offset + token.bytes.length)) continue;
+      // A token the chunk ends after may be either: its line is taken (the caller parses it).
+      if (!token || isKey(chunk, hit - token.offset + token.bytes.length) === !keys) continue;
       const before = chunk.lastIndexOf(LF, hit);
       const start = before >= 0 ? chunkStart + before + 1 : lineStart;
       const after = chunk.indexOf(LF, hit);

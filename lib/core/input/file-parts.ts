@@ -6,6 +6,7 @@
 // that lead is done by the time its turn comes, so every worker keeps busy.
 // Each part knows how many lines come before it, so line numbers are the file's own.
 import { closeSync, readSync, statSync } from 'node:fs';
+import { opensDocument } from '../json/document.js';
 import { openRegular } from './regular-file.js';
 
 /** A byte range of a file that starts and ends at line boundaries. */
@@ -55,6 +56,8 @@ export function fileParts(file: string): FilePart[] | null {
   const { fd, size } = opened;
   try {
     const buf = Buffer.allocUnsafe(CHUNK);
+    // A document spread over lines is read whole (lib/records/document.ts), never in parts.
+    if (opensDocument(buf.subarray(0, readSync(fd, buf, 0, 64, 0)))) return null;
     const parts: FilePart[] = [];
     let start = 0;
     let lines = 0;

@@ -18,6 +18,8 @@ export interface PhysicalLine {
   eol: boolean;
   /** Line 1 started with a UTF-8 byte order mark (removed from `bytes`). */
   bom: boolean;
+  /** Fields the line's record carries besides these, when the line stands for a piece of a document rather than a line of the input (lib/records/document.ts). */
+  fields?: Record<string, unknown>;
 }
 
 /**
