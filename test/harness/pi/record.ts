@@ -179,7 +179,13 @@ export const piScenarios: PiScenario[] = [
         turn(text('Third answer, after the first compaction.')),
         turn(text('Fourth answer, after the second compaction.')),
       ],
-      compact: [turn(text('## Goal\nTwo answers so far; a command was run.')), turn(text('## Goal\nThree answers so far; a command was run.'))],
+      // A compaction that cuts inside a turn asks twice: for the history, then for the turn's start.
+      compact: [
+        turn(text('## Goal\nFirst compaction: one answer so far.')),
+        turn(text('## Turn\nFirst compaction: a command was asked for and run.')),
+        turn(text('## Goal\nSecond compaction: three answers so far.')),
+        turn(text('## Turn\nSecond compaction: the third answer was asked for.')),
+      ],
     },
     run: async (dirs) => {
       await withRpc(dirs, [], async (rpc) => {

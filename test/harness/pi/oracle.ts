@@ -1,0 +1,66 @@
+/**
+ * The real pi client as oracle: copy a session file into a fresh scratch store, run
+ * `pi -p --session FILE PROMPT` against the mock, and return the `messages` of its first
+ * conversation request: the conversation pi rebuilt from the file (buildSessionContext:
+ * the path from the file's last entry up to the root, a compaction's summary first), as
+ * its Anthropic provider sends it, followed by the new prompt. pi adds itself:
+ * `cache_control` on the last block of the last user message (the new prompt, made a
+ * block list), its system prompt and tools (not in `messages`).
+ */
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startMockApi, type MessagesRequest } from '../mock-api.js';
+import { MODEL_FLAGS, classifyPiRequest, projectDirName, runPi, sessionsDir, writePiConfig } from './cli.js';
+
+/** What the client made of a session file. */
+export type PiResumeResult = { found: true; messages: Array<{ role: string; content: unknown }>; request: MessagesRequest } | { found: false; output: string };
+
+/** Options for one resume. */
+export interface PiResumeOptions {
+  /** The prompt sent after resuming (default "ping"). */
+  prompt?: string;
+  timeoutMs?: number;
+}
+
+/** The `cwd` of a session file's header line, when it has one. */
+export function headerCwd(text: string): string | null {
+  const nl = text.indexOf('\n');
+  try {
+    const h = JSON.parse(nl < 0 ? text : text.slice(0, nl)) as { type?: unknown; cwd?: unknown };
+    return h.type === 'session' && typeof h.cwd === 'string' && h.cwd !== '' ? h.cwd : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Resume `file` with the real client and return what it sent first. pi refuses (in print
+ * mode) a session whose stored working directory does not exist, so a cwd under /tmp is
+ * made; any other missing one is reported as not loaded. The file is copied, never
+ * changed: pi appends the new turn to the copy.
+ */
+export async function resumeSession(file: string, opts: PiResumeOptions = {}): Promise<PiResumeResult> {
+  const bytes = readFileSync(file);
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'txcript-pi-oracle-'));
+  const home = path.join(scratch, 'home');
+  const cwd = headerCwd(bytes.toString('utf8')) ?? path.join(scratch, 'work');
+  if (!existsSync(cwd) && cwd.startsWith('/tmp/')) mkdirSync(cwd, { recursive: true });
+  const run = existsSync(cwd) ? cwd : path.join(scratch, 'work');
+  mkdirSync(run, { recursive: true });
+  const dir = path.join(sessionsDir(home), projectDirName(cwd));
+  mkdirSync(dir, { recursive: true });
+  const copy = path.join(dir, path.basename(file));
+  copyFileSync(file, copy);
+  const mock = await startMockApi({ classify: classifyPiRequest });
+  try {
+    writePiConfig(home, mock.url);
+    const r = await runPi({ args: [...MODEL_FLAGS, '-p', '--session', copy, opts.prompt ?? 'ping'], home, cwd: run, timeoutMs: opts.timeoutMs ?? 120_000 });
+    const req = mock.messagesRequests('main')[0];
+    if (!req || !req.body) return { found: false, output: `exit ${r.code ?? r.signal}${r.timedOut ? ' (timed out)' : ''}\n${r.stdout}${r.stderr}` };
+    return { found: true, messages: (req.body.messages ?? []) as Array<{ role: string; content: unknown }>, request: req.body };
+  } finally {
+    await mock.close();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
