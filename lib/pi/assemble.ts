@@ -65,7 +65,7 @@ export class ContextAssembler {
   /** False for a message the client drops before anything else (convertToLlm): an unknown role, a shell command kept out of the context. */
   private reaches(m: any): boolean {
     if (m.role === 'bashExecution') return !(this.active && m.excludeFromContext === true);
-    return ['user', 'assistant', 'toolResult', 'custom', 'hookMessage', 'branchSummary', 'compactionSummary'].includes(m.role);
+    return ['user', 'assistant', 'toolResult', 'custom', 'branchSummary', 'compactionSummary'].includes(m.role);
   }
 
   /** Answer the last reply's calls that got no result (under --active), as the client does before the next message. */
@@ -140,7 +140,6 @@ export class ContextAssembler {
     switch (m.role) {
       case 'user':
       case 'custom':
-      case 'hookMessage':
         content = userBlocks(m.content);
         break;
       case 'bashExecution':

@@ -55,6 +55,8 @@ export class PiToCommon implements SessionConverter {
   private readonly tree = new SessionTree();
   private readonly facts: Facts = {};
   private sawHeader = false;
+  /** The header's version (a file without a header is read as the current one). */
+  private version = 3;
 
   constructor(private readonly opts: PiToCommonOptions) {}
 
@@ -83,8 +85,10 @@ export class PiToCommon implements SessionConverter {
       this.facts.title = name === '' ? undefined : name;
       return;
     }
-    const message: any = entryMessage(line);
+    let message: any = entryMessage(line);
     if (message === null) return;
+    // The client renames a version 2 file's `hookMessage` to `custom` when it loads it; in a later file the role is unknown to it.
+    if (message.role === 'hookMessage' && this.version < 3) message = { ...message, role: 'custom' };
     if (line.type === 'compaction') this.tree.compaction(id, line.firstKeptEntryId ?? line.firstKeptEntryIndex);
     if (message.role === 'assistant' && typeof message.model === 'string') this.facts.model ??= message.model;
     const piece: Piece = { id, message };
@@ -121,6 +125,7 @@ export class PiToCommon implements SessionConverter {
     this.sawHeader = true;
     this.tree.header(line.version);
     if (!first) return;
+    this.version = typeof line.version === 'number' ? line.version : 1;
     if (typeof line.id === 'string' && line.id !== '') this.facts.id = line.id;
     if (typeof line.cwd === 'string' && line.cwd !== '') this.facts.cwd = line.cwd;
     if (typeof line.timestamp === 'string') this.facts.startedAt = line.timestamp;
