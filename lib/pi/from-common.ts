@@ -183,8 +183,12 @@ export class CommonToPi implements NativeWriter {
   private shellCommand(c: ToolUseBlock, result: ToolResultBlock | undefined): Entry {
     const input = c.input ?? {};
     const output = result === undefined ? '' : resultText(result);
-    const exitCode = typeof input.exit_code === 'number' ? input.exit_code : result?.is_error ? 1 : 0;
-    const message: Entry = { role: 'bashExecution', command: str(input.args) ? input.args : '', output, exitCode, cancelled: input.cancelled === true, truncated: input.truncated === true };
+    const cancelled = input.cancelled === true;
+    // A cancelled command has no exit code; one without a recorded code exited as its result says.
+    const exitCode = typeof input.exit_code === 'number' ? input.exit_code : cancelled ? undefined : result?.is_error ? 1 : 0;
+    const message: Entry = { role: 'bashExecution', command: str(input.args) ? input.args : '', output };
+    if (exitCode !== undefined) message.exitCode = exitCode;
+    Object.assign(message, { cancelled, truncated: input.truncated === true });
     if (str(input.full_output_path)) message.fullOutputPath = input.full_output_path;
     if (input.exclude_from_context === true) message.excludeFromContext = true;
     return this.messageEntry(message);

@@ -1,24 +1,28 @@
 /**
- * pi's writer against the real pi client: every recorded session, converted to Common
- * under --active and written back as a pi session file (lib/pi, called directly until the
- * registry wires pi into tx-native), makes `pi -p --session FILE` send what the original
+ * pi's writer against the real pi client: every recorded session and hand-written file of
+ * fixtures/pi, converted to Common under --active and written back as a pi session file
+ * (lib/pi, called directly until the registry wires pi into tx-native), makes `pi -p --session FILE` send what the original
  * makes it send: the same user texts, assistant texts, thinking, tool calls and results,
  * in the same messages. The file is written for the mock's provider and model, as
  * tx-native would be told to for the model a person resumes with.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { CommonToPi } from '../../lib/pi/from-common.js';
 import { conformanceSkip } from '../harness/index.js';
 import { PI_PROVIDER, recordedPiSessions, resumeSession } from '../harness/pi/index.js';
-import { pool } from '../helpers.js';
+import { pool, repo } from '../helpers.js';
 import { piCommonOf } from '../pi/convert.js';
 import { PI_PROMPT, clientConversation, essentials } from './pi-compare.js';
 
 const skip = conformanceSkip();
-const sessions = recordedPiSessions();
+const handWritten = readdirSync(repo('fixtures', 'pi'))
+  .filter((f) => f.endsWith('.jsonl'))
+  .sort()
+  .map((f) => ({ scenario: 'fixtures/pi', file: repo('fixtures', 'pi', f) }));
+const sessions = [...recordedPiSessions(), ...handWritten];
 const SESSION = '0198f3a0-0000-7000-8000-00000000c0de';
 
 /** Write the Common of `file` back as a pi session file in a scratch folder (its cwd beside it); returns the file and the writer's warnings. */
