@@ -25,7 +25,8 @@ const REC_ROOT = '/tmp/txcript-rec-pi';
  * roles), `block:B` (content blocks, `block:toolResult>B` inside tool results), `tool:N`
  * (tool calls by name), `error:toolResult`, `stop:S` (assistant stop reasons),
  * `parallel:N` (most tool calls in one message), `compactions:N`, `models:N`
- * (distinct models answering), `branches:N` (entries with the most children).
+ * (distinct models answering), `branches:N` (entries with the most children), `last:T`
+ * (the type of a file's last entry: the leaf).
  */
 export function piCensus(dir: string): Set<string> {
   const tokens = new Set<string>();
@@ -33,10 +34,12 @@ export function piCensus(dir: string): Set<string> {
     let compactions = 0;
     const models = new Set<string>();
     const children = new Map<string, number>();
+    let last: string | null = null;
     for (const line of readFileSync(file, 'utf8').split('\n')) {
       if (!line.trim()) continue;
       const e = JSON.parse(line) as Record<string, any>;
       tokens.add(`type:${e.type}`);
+      last = e.type;
       if (typeof e.parentId === 'string') children.set(e.parentId, (children.get(e.parentId) ?? 0) + 1);
       if (e.type === 'compaction') compactions++;
       const m = e.type === 'message' ? e.message : null;
@@ -59,6 +62,7 @@ export function piCensus(dir: string): Set<string> {
       if (calls > 0) tokens.add(`parallel:${calls}`);
     }
     if (compactions > 0) tokens.add(`compactions:${compactions}`);
+    if (last !== null) tokens.add(`last:${last}`);
     if (models.size > 0) tokens.add(`models:${models.size}`);
     tokens.add(`branches:${Math.max(1, ...children.values())}`);
   }

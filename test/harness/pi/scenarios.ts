@@ -193,6 +193,20 @@ export const piScenarios: PiScenario[] = [
     },
   },
   {
+    name: 'auto-compaction',
+    shows: 'an automatic compaction in print mode (a small context window in models.json and `compaction.reserveTokens` in settings.json): the compaction is the last line, so the leaf',
+    expects: ['type:compaction', 'compactions:1', 'last:compaction'],
+    config: { contextWindow: 20000, settings: { compaction: { reserveTokens: 19900, keepRecentTokens: 10 } } },
+    script: {
+      main: [turn(text('A first answer, long enough to fill the small window. '.repeat(8))), turn(text('Second answer; the window is now over its threshold.'))],
+      compact: [turn(text('## Goal\nThe user asked twice; both were answered.')), turn(text('## Turn\nThe second question was asked.'))],
+    },
+    run: async (dirs) => {
+      await print(dirs, ['-p', 'Give a first answer.'], 'auto-compaction first prompt');
+      await print(dirs, ['--continue', '-p', 'Give a second answer.'], 'auto-compaction second prompt');
+    },
+  },
+  {
     name: 'aborted',
     shows: 'a streamed answer aborted midway (`abort` in RPC mode, as Esc), a bash call aborted while it runs, then a turn that goes on',
     expects: ['stop:aborted', 'role:toolResult'],
