@@ -1,21 +1,26 @@
-// The surface every harness codec offers (lib/claude-code/, lib/codex/): what the
+// The surface every harness codec offers (one folder under lib/ each): what the
 // commands may ask of a line, a session or a store without knowing which harness
-// wrote it. Commands reach a codec only through lib/codecs.ts (or, for the members of
-// LineCodec and one tool's own, the partial registries lib/codecs-*.ts), by `header.harness`.
+// wrote it. Commands reach a codec only through the registry (lib/codecs.ts), by
+// `header.harness`, and load of it only the facets they use (CodecFacets).
 import type { Stats } from 'node:fs';
 import type { CommonMessage, CommonSession, ArtifactBlock } from './common.js';
-import type { ReadCounter } from './core/file-lines.js';
-import type { ContinueRules } from './continuable.js';
-import type { RawStrings } from './core/raw-strings.js';
+import type { ReadCounter } from './core/input/file-lines.js';
+import type { ContinueRules } from './continuable/rules.js';
+import type { RawStrings } from './core/json/raw-strings.js';
 import type { Harness, Kind, RecordHeader, RecordView } from './record.js';
+import type { UsageSink } from './usage/event.js';
 
 /** Minutes within which sessions of one directory count as equally current (tx-ls --current). */
 export const DEFAULT_WINDOW_MINUTES = 5;
 
 /** One harness's codec. */
 export interface Codec {
-  /** The name records carry in `harness`. */
+  /** The name records carry in `harness`, and the one `--harness` takes. */
   readonly harness: Harness;
+  /** The harness as people name it (Claude Code, Codex), for messages. */
+  readonly label: string;
+  /** The option naming the harness's configuration directory (tx-ls, tx-grep, tx-native, tx-continue) and the variable it defaults to; null when it has none. */
+  readonly home: { flag: string; variable: string } | null;
   /** True when a parsed native line has this harness's shape. */
   detect(line: unknown): boolean;
   /** The shared kind (record.ts KINDS) of one parsed native line of this harness. */
@@ -35,21 +40,21 @@ export interface Codec {
   /**
    * tx-common's parse of a native line from `start` to `end` of `buf`: whole, but for its
    * long strings carried as bytes where the conversion copies them unread
-   * (core/raw-strings.ts); undefined to parse it as usual.
+   * (core/json/raw-strings.ts); undefined to parse it as usual.
    */
   carryingParse?(buf: Buffer, start: number, end: number, raw: RawStrings): unknown;
   /** A converter of one session's records to Common (tx-common), or null while the harness has none. */
   toCommon: ((options: ToCommonOptions) => SessionConverter) | null;
   /** A writer of one Common session as this harness's native lines (tx-native), or null. */
   fromCommon: ((session: CommonSession, options: FromCommonOptions) => NativeWriter) | null;
-  /** What this harness's client needs of a conversation it continues (lib/continuable.ts). */
+  /** What this harness's client needs of a conversation it continues (lib/continuable/). */
   continueRules: ContinueRules;
   /** The tx-filter question for a flag; null when the question does not apply to this harness. */
   question(flag: QuestionFlag, options: QuestionOptions): Question | null;
   /** The flat view of a record when no question is asked (tx-filter --view). */
   lineView(rec: RecordView, maxChars: number): View;
-  /** Fresh counters of one session for tx-stats (`id`: its session id, null when unknown). */
-  stats(id: string | null): SessionCounter;
+  /** Fresh counters of one session for tx-stats (`id`: its session id, null when unknown); each API message's usage goes to `sink` once final. */
+  stats(id: string | null, sink?: UsageSink | null): SessionCounter;
   /** Where this harness keeps its sessions, or null when tx-ls cannot list them. */
   store: SessionStore | null;
   /** The envelope markup of this harness's text (tx-escape), or null when it has none. */
@@ -57,13 +62,13 @@ export interface Codec {
 }
 
 /**
- * The line-level members of a codec: what one parsed line says of itself. The tools
- * that need a codec only in part (tx-filter, tx-stats, tx-common) load these members
- * and theirs alone, from the small registries lib/codecs-filter.ts, lib/codecs-stats.ts
- * and lib/codecs-common.ts; the whole codec (lib/codecs.ts) brings in every converter,
- * writer and store, most of a start-up.
+ * The line-level members of a codec: what one parsed line says of itself, with the
+ * harness's names. Every tool loads these for every harness (lib/codecs.ts); the other
+ * members come in facets a tool loads on its own (CodecFacets): tx-filter, tx-stats and
+ * tx-common take theirs, and only tx-ls, tx-native, tx-continue and tx-grep the whole
+ * codec, with every converter, writer and store.
  */
-export type LineCodec = Pick<Codec, 'harness' | 'detect' | 'classify' | 'kindReadsText' | 'envelope' | 'sessionFollows' | 'unreadKey'>;
+export type LineCodec = Pick<Codec, 'harness' | 'label' | 'home' | 'detect' | 'classify' | 'kindReadsText' | 'envelope' | 'sessionFollows' | 'unreadKey'>;
 
 /** The members of a codec tx-filter uses. */
 export type FilterCodec = LineCodec & Pick<Codec, 'strings' | 'question' | 'lineView'>;
@@ -73,6 +78,20 @@ export type StatsCodec = LineCodec & Pick<Codec, 'stats'>;
 
 /** The members of a codec tx-common (and tx-render) use. */
 export type CommonCodec = LineCodec & Pick<Codec, 'toCommon' | 'carryingParse'>;
+
+/**
+ * The facets of a codec a tool loads on its own, each named by the module of the harness
+ * folder that holds it as its default export (lib/codecs.ts loads them on demand).
+ */
+export interface CodecFacets {
+  'codec-filter': FilterCodec;
+  'codec-stats': StatsCodec;
+  'codec-common': CommonCodec;
+  codec: Codec;
+}
+
+/** The name of a facet: the module it is the default export of. */
+export type FacetName = keyof CodecFacets;
 
 /** Who wrote a message text: a user turn (typed or injected), the model (text, thinking), or a tool call's input or output. */
 export type TextRole = 'user' | 'assistant' | 'tool';
@@ -140,6 +159,12 @@ export interface SessionCounter {
    * counted here; false, taking nothing, when that cannot be done exactly.
    */
   merge(later: unknown): boolean;
+  /**
+   * Hand on to the sink the usage of the messages still held (the input, or the part of
+   * it a worker read, has ended). A counter that hands each message on as it reads it
+   * needs none; one that hands on none gives no cost and no buckets.
+   */
+  flush?(): void;
   /** The summary object tx-stats prints. */
   summary(): Record<string, unknown>;
 }
@@ -152,7 +177,7 @@ export interface ToCommonOptions {
   active: boolean;
   /** Also convert sidechain lines kept inside a main file. */
   sidechains: boolean;
-  /** Where long strings of parsed lines wait as bytes to be written (core/raw-strings.ts). */
+  /** Where long strings of parsed lines wait as bytes to be written (core/json/raw-strings.ts). */
   raw?: RawStrings;
 }
 
@@ -250,6 +275,10 @@ export interface InstallTarget {
 export interface SessionStore {
   /** The configuration directory from the environment (e.g. $CLAUDE_CONFIG_DIR), or null when it cannot be known. */
   configDir(env: NodeJS.ProcessEnv): string | null;
+  /** Whether the harness keeps subagent transcripts beside a session, and a plugin registry (tx-ls --subagents, --plugins). */
+  readonly keeps: { subagents: boolean; plugins: boolean };
+  /** The id a session file is named by (the file name, or the part of it that is the id). */
+  idOf(file: string): string;
   /** The sessions root under a configuration directory. */
   rootIn(config: string): string;
   /** Every session file under a root, as the walk finds it; problems are reported, not thrown. */

@@ -4,6 +4,9 @@
 // types. Everything here is what the executables use, nothing more.
 export type {
   Codec,
+  CodecFacets,
+  FacetName,
+  LineCodec,
   Envelope,
   EnvelopeMarkup,
   FoundSession,
@@ -23,9 +26,10 @@ export type {
   WalkProblem,
 } from './codec.js';
 export { DEFAULT_WINDOW_MINUTES, QUESTION_FLAGS } from './codec.js';
-export { CODECS, codecFor, detectCodec } from './codecs.js';
-export { classifyLine } from './classify.js';
-export { parsePhysicalLine, type ParsedRecord } from './parse-line.js';
-export { splitLines, type PhysicalLine } from './core/lines.js';
-export { decodeLine, decodeRecord, encodeRecord, KINDS, nativeBytes, recordView, type Harness, type Kind, type RecordHeader, type RecordView } from './record.js';
+export { DEFAULT_HARNESS, detectHarness, detectLineCodec, HARNESSES, isHarness, lineCodecFor, loadAll, loadFacet } from './codecs.js';
+export { classifyLine } from './records/classify.js';
+export { parsePhysicalLine, type ParsedRecord } from './records/parse-line.js';
+export { splitLines, type PhysicalLine } from './core/input/lines.js';
+export { KINDS, type Harness, type Kind, type RecordHeader, type RecordView } from './record.js';
+export { decodeLine, decodeRecord, encodeRecord, nativeBytes, recordView } from './records/record-bytes.js';
 export type * from './common.js';

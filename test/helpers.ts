@@ -4,21 +4,24 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { codecFor } from '../lib/codecs.js';
-import { Continuable } from '../lib/continuable.js';
+import { loadAll } from '../lib/codecs.js';
+import { Continuable } from '../lib/continuable/continuable.js';
 import type { Harness } from '../lib/record.js';
 
 /** The repository root (compiled tests live in build/test/). */
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** A path inside the repository. */
 export function repo(...parts: string[]): string {
   return join(ROOT, ...parts);
 }
 
+/** The shared folder beside the repository (TX_SHARED names another: a checkout kept elsewhere). */
+export const SHARED = process.env.TX_SHARED ?? join(ROOT, '..', 'shared');
+
 /** The shared corpus folder beside the repository, or null when this checkout has none. */
 export function corpusDir(harness: 'claude-code' | 'codex'): string | null {
-  const dir = join(ROOT, '..', 'shared', 'corpus', harness);
+  const dir = join(SHARED, 'corpus', harness);
   return existsSync(dir) ? dir : null;
 }
 
@@ -72,7 +75,7 @@ export async function pipeline(input: Buffer | string, stages: [string, string[]
 }
 
 /** Run a tool in this process with stdin delivered as the given chunks; collects stdout and stderr. */
-export async function runTool(tool: import('../lib/core/run.js').Tool, args: string[], chunks: (Buffer | string)[], env: NodeJS.ProcessEnv = {}): Promise<BinResult> {
+export async function runTool(tool: import('../lib/core/tool.js').Tool, args: string[], chunks: (Buffer | string)[], env: NodeJS.ProcessEnv = {}): Promise<BinResult> {
   const { run } = await import('../lib/core/run.js');
   const { Readable, Writable } = await import('node:stream');
   const out: Buffer[] = [];
@@ -135,7 +138,10 @@ export function unevenSession(seed: number, bytes: number, longest: number, lett
   return lines;
 }
 
-/** Common lines as tx-native makes them continuable for a target before writing them (lib/continuable.ts). */
+/** Every harness's whole codec, by name. */
+const WHOLE = new Map((await loadAll('codec')).map((c) => [c.harness, c]));
+
+/** Common lines as tx-native makes them continuable for a target before writing them (lib/continuable/). */
 export function continued(lines: any[], harness: Harness): any[] {
   const out: any[] = [];
   let open: Continuable | null = null;
@@ -148,7 +154,7 @@ export function continued(lines: any[], harness: Harness): any[] {
     if (l.type === 'session') {
       close();
       out.push(l);
-      open = new Continuable(l, { harness, rules: codecFor(harness).continueRules }, { fromCompaction: false });
+      open = new Continuable(l, { harness, rules: WHOLE.get(harness)!.continueRules }, { fromCompaction: false });
     } else open?.push(l);
   }
   close();

@@ -1,22 +1,22 @@
 // The package as a user installs it: `npm pack`, unpacked into a scratch project's
 // node_modules (its dependencies linked from this checkout, so no network is needed),
-// and the README's library example run there by `import 'txcript'`. Proves the
+// and the guides' library example run there by `import 'txcript'`. Proves the
 // `exports` map, the packed file list and the typed entry point, not just the source.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
+import { findInGuides } from './guides.js';
 import { repo } from './helpers.js';
 
-/** The README's example between its marker comments. */
-function readmeExample(): string {
-  const text = readFileSync(repo('README.md'), 'utf8');
-  const m = /<!-- example: library -->\s*```js\n([\s\S]*?)```/.exec(text);
-  if (!m) throw new Error('README has no library example');
-  return m[1];
+/** The library example between its marker comments, in whichever guide holds it. */
+function libraryExample(): string {
+  const found = findInGuides(/<!-- example: library -->\s*```js\n([\s\S]*?)```/);
+  if (!found) throw new Error('no guide (README.md, docs/*.md) has the library example');
+  return found.match[1];
 }
 
-t.test('the README library example runs against the packed tarball', async (t) => {
+t.test('the guides\' library example runs against the packed tarball', async (t) => {
   const dir = t.testdir({});
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   // The build is already there (npm test builds first); `prepare` would rebuild it under
@@ -42,9 +42,9 @@ t.test('the README library example runs against the packed tarball', async (t) =
   t.ok(existsSync(path.join(pkg, manifest.exports['.'].types)), 'the typed entry point is packed');
   t.notOk(existsSync(path.join(pkg, 'build', 'test')), 'tests are not packed');
   writeFileSync(path.join(dir, 'project', 'package.json'), JSON.stringify({ type: 'module', private: true }));
-  writeFileSync(path.join(dir, 'project', 'example.mjs'), readmeExample());
+  writeFileSync(path.join(dir, 'project', 'example.mjs'), libraryExample());
   const run = spawnSync(process.execPath, ['example.mjs', repo('fixtures', 'library', 'two-harnesses.jsonl')], { cwd: path.join(dir, 'project'), encoding: 'utf8' });
   t.equal(run.stderr, '', 'no errors');
   t.equal(run.status, 0);
-  t.equal(run.stdout, readFileSync(repo('fixtures', 'library', 'two-harnesses.expected'), 'utf8'), 'the output the README shows');
+  t.equal(run.stdout, readFileSync(repo('fixtures', 'library', 'two-harnesses.expected'), 'utf8'), 'the output the guide shows');
 });

@@ -10,3 +10,5 @@ export const claudeCommonCodec: CommonCodec = {
   carryingParse: (buf, start, end, raw) => parseCarrying(buf, start, end, null, raw),
   toCommon: (options) => new ClaudeSessionConverter(options),
 };
+
+export default claudeCommonCodec;

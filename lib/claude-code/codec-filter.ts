@@ -6,3 +6,5 @@ import { lineView, makeQuestion } from './views.js';
 
 /** The Claude Code codec as tx-filter uses it. */
 export const claudeFilterCodec: FilterCodec = { ...claudeLineCodec, strings: lineStrings, question: makeQuestion, lineView };
+
+export default claudeFilterCodec;

@@ -16,6 +16,8 @@ export function claudeEnvelope(line: unknown): Envelope {
 /** The Claude Code codec's line-level members. */
 export const claudeLineCodec: LineCodec = {
   harness: 'claude-code',
+  label: 'Claude Code',
+  home: { flag: 'config-dir', variable: 'CLAUDE_CONFIG_DIR' },
   // Claude Code is what any JSON object that is not another harness's is read as.
   detect: (line) => line !== null && typeof line === 'object' && !Array.isArray(line),
   classify: classifyClaudeLine,

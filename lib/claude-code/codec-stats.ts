@@ -4,4 +4,6 @@ import { claudeLineCodec } from './codec-line.js';
 import { SessionStats } from './session-stats.js';
 
 /** The Claude Code codec as tx-stats uses it. */
-export const claudeStatsCodec: StatsCodec = { ...claudeLineCodec, stats: (id) => new SessionStats(id) };
+export const claudeStatsCodec: StatsCodec = { ...claudeLineCodec, stats: (id, sink) => new SessionStats(id, sink) };
+
+export default claudeStatsCodec;

@@ -18,11 +18,13 @@ import { firstPrompt, scanSession } from './session-scan.js';
 import { configDir, pluginRegistryPath } from './store.js';
 import { subagentFiles } from './subagent-files.js';
 import { countSubagents, subagentsOf } from './subagents.js';
-import { countLines } from '../core/file-lines.js';
+import { countLines } from '../core/input/file-lines.js';
 import { messageTexts } from './text.js';
 
 const store: SessionStore = {
   configDir,
+  keeps: { subagents: true, plugins: true },
+  idOf: (file) => path.basename(file).replace(/\.jsonl$/, ''),
   rootIn: (config) => path.join(config, 'projects'),
   discover: discoverSessions,
   scan: scanSession,
@@ -50,3 +52,5 @@ export const claudeCodec: Codec = {
   store,
   markup: { tags: ENVELOPE_TAGS, escape: escapeEnvelope, unescape: unescapeEnvelope, slots: envelopeSlots, rewriteBody: rewriteEnvelopeBody },
 };
+
+export default claudeCodec;

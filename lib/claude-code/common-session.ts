@@ -8,12 +8,12 @@ import path from 'node:path';
 import type { SessionConverter, ToCommonOptions } from '../codec.js';
 import type { CommonMessage, CommonSession } from '../common.js';
 import type { Kind, RecordView } from '../record.js';
-import type { RawStrings } from '../core/raw-strings.js';
-import { Spool } from '../core/spool.js';
+import type { RawStrings } from '../core/json/raw-strings.js';
+import { Spool } from '../core/output/spool.js';
 import { ActiveChain } from './active-chain.js';
 import { listSubagentFiles } from './subagent-files.js';
 import { ClaudeToCommon, passesThrough, RAW_KINDS, UNREAD_KINDS, type SessionFacts } from './to-common.js';
-import { stringifyJson } from '../core/json-text.js';
+import { stringifyJson } from '../core/json/json-text.js';
 
 /** Converts one Claude Code session's lines, then writes its session line and messages. */
 export class ClaudeSessionConverter implements SessionConverter {
@@ -59,7 +59,7 @@ export class ClaudeSessionConverter implements SessionConverter {
     return this.chain !== null || !UNREAD_KINDS.has(kind);
   }
 
-  // A tool result's long output is carried as bytes (core/raw-strings.ts), not decoded and encoded again.
+  // A tool result's long output is carried as bytes (core/json/raw-strings.ts), not decoded and encoded again.
   parse(view: RecordView, unread: string | null): unknown {
     const raw = this.options.raw;
     if (!raw || !RAW_KINDS.has(view.header.kind)) return undefined;
@@ -98,7 +98,7 @@ export class ClaudeSessionConverter implements SessionConverter {
 
 /**
  * A Claude Code line from `start` to `end` of `buf`, the long tool output in its message
- * carried as bytes (core/raw-strings.ts) and its `unread` value, if any, read as null;
+ * carried as bytes (core/json/raw-strings.ts) and its `unread` value, if any, read as null;
  * undefined to parse it as usual, which also says what is wrong with bytes that are not
  * JSON.
  */

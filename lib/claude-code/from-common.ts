@@ -4,7 +4,7 @@
 import { isModeled, usableBlocks, type ArtifactBlock, type Block, type CommonMessage, type CommonSession, type TextBlock, type ToolResultBlock, type ToolUseBlock } from '../common.js';
 import { escapeEnvelope } from './escape.js';
 import { uuidV5 } from '../core/uuid.js';
-import { stringifyJson } from '../core/json-text.js';
+import { stringifyJson } from '../core/json/json-text.js';
 
 /** How a session is written. */
 export interface FromCommonOptions {

@@ -1,8 +1,8 @@
 // Where a written session goes so that `claude --resume` finds it: beneath the config
-// dir's projects/<slug of cwd>/, named by a UUID (lib/core/install-file.ts gets it there).
+// dir's projects/<slug of cwd>/, named by a UUID (lib/core/install/install-file.ts gets it there).
 import path from 'node:path';
 import type { InstallTarget } from '../codec.js';
-import { UnsafePath } from '../core/install-file.js';
+import { UnsafePath } from '../core/install/install-file.js';
 import { isUuid } from '../core/uuid.js';
 import { projectSlug } from './slug.js';
 

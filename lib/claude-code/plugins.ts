@@ -3,7 +3,7 @@
 // per plugin instead of a list. stream-json picks `plugins` and hands over one
 // plugin at a time, so a large registry is never held whole. stream-json is loaded
 // when a registry is read: it is two dozen modules, and only tx-ls --plugins needs it.
-import { regularReadStream } from '../core/regular-file.js';
+import { regularReadStream } from '../core/input/regular-file.js';
 import { pipeline } from 'node:stream/promises';
 
 /** One installation of a plugin, as tx-ls --plugins prints it. */

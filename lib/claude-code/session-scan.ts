@@ -1,13 +1,13 @@
 // The shallow metadata scan of a session file. It never builds a message: it finds
-// a few top-level fields by the structural scan of lib/core/json-scan.ts and parses
+// a few top-level fields by the structural scan of lib/core/json/json-scan.ts and parses
 // only their (small) values. It reads the head of the file until the envelope
 // fields are known; then it searches the rest of the file's bytes for the type values
 // of title lines (custom-title, agent-name, ai-title, summary) and parses only the
 // lines that hold one, so titles anywhere in the file count, at the cost of one byte
 // search over the file rather than a split and a parse of every line.
 import path from 'node:path';
-import { ChunkReader, fileLines, forwardLines, linesWithValue, type ReadCounter } from '../core/file-lines.js';
-import { scanLineObjects, scanObject, stringAt } from '../core/object-scan.js';
+import { ChunkReader, fileLines, forwardLines, linesWithValue, type ReadCounter } from '../core/input/file-lines.js';
+import { scanLineObjects, scanObject, stringAt } from '../core/json/object-scan.js';
 import type { ScanOptions, SessionFields } from '../codec.js';
 import { classifyClaudeLine, leadingText } from './classify.js';
 

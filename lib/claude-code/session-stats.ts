@@ -1,12 +1,16 @@
-// Counters of one session for tx-stats. Only counters are kept, never lines; the one
-// thing that grows with the session is a small entry per API message (its id, model
-// and four token counts), needed because Claude Code repeats a message's usage on
-// each of its streamed lines and the last one is right (see usage.ts).
+// Counters of one session for tx-stats. Only counters are kept, never lines. Claude
+// Code repeats a streamed message's usage on each of its lines and the last one is
+// right (see usage.ts); a message's lines are consecutive within its chain (its file,
+// and the main conversation or one subagent), so a message is held until the next
+// assistant line of its chain has another message.id (or the input ends), and then
+// counted: one held message per chain, nothing per message once counted.
 import { entry, keyed, tally } from '../core/keyed.js';
 import type { RecordHeader } from '../record.js';
+import { timeOf, type UsageEvent, type UsageSink } from '../usage/event.js';
+import { UsageTally, type TallyData } from '../usage/tally.js';
 import { hookEvidence } from './hooks.js';
 import { KNOWN_ATTACHMENT_TYPES, KNOWN_FIELDS, KNOWN_LINE_TYPES, KNOWN_SYSTEM_SUBTYPES } from './known.js';
-import { addTokens, messageUsage, TOKEN_FIELDS, zeroTokens, type Tokens } from './usage.js';
+import { messageUsage } from './usage.js';
 import { SUBAGENT_TOOLS } from './views.js';
 
 type Counts = Record<string, number>;
@@ -43,8 +47,10 @@ export class SessionStats {
   compactions: Counts = keyed();
   models = new Set<string>();
   versions = new Set<string>();
-  private messages = new Map<string, { model: string; tokens: Tokens }>();
-  private anonymousMessages: { model: string; tokens: Tokens }[] = [];
+  /** The message each chain is still reading, by chain (its usage may yet grow). */
+  private held = new Map<string, { id: string; event: UsageEvent }>();
+  /** The usage of the messages counted. */
+  usage = new UsageTally();
   unknownLineTypes: ByVersion = keyed();
   unknownAttachmentTypes: ByVersion = keyed();
   unknownSystemSubtypes: ByVersion = keyed();
@@ -52,8 +58,12 @@ export class SessionStats {
   missing: Counts = keyed();
   invalidLines = 0;
 
-  constructor(session: string | null) {
+  private declare readonly sink: UsageSink | null;
+
+  constructor(session: string | null, sink: UsageSink | null = null) {
     this.session = session;
+    // Not enumerable: a worker sends its counters as structured clones, which a function is not.
+    Object.defineProperty(this, 'sink', { value: sink, enumerable: false });
   }
 
   /** Count one record; `line` is its parsed native line (undefined for invalid records). */
@@ -74,7 +84,7 @@ export class SessionStats {
     const version = typeof line.version === 'string' ? line.version : 'unknown';
     if (typeof line.version === 'string') this.versions.add(line.version);
     this.coverage(line, version);
-    if (line.type === 'assistant') this.assistant(line);
+    if (line.type === 'assistant') this.assistant(line, header.src);
     if (header.kind === 'tool-result') this.toolResult(line);
     const hook = hookEvidence(line);
     if (hook) this.hook(hook);
@@ -116,7 +126,7 @@ export class SessionStats {
     if (type === 'user' && (!line.message || line.message.content === undefined)) bump(this.missing, 'user.message.content');
   }
 
-  private assistant(line: any): void {
+  private assistant(line: any, src: string | undefined): void {
     const content = Array.isArray(line.message?.content) ? line.message.content : [];
     for (const b of content) {
       if (!b || b.type !== 'tool_use') continue;
@@ -128,10 +138,32 @@ export class SessionStats {
     if (typeof line.message?.model === 'string') this.models.add(line.message.model);
     const u = messageUsage(line);
     if (!u) return;
-    const entry = { model: u.model ?? 'unknown', tokens: u.tokens };
+    const chain = `${src ?? ''}\0${typeof line.agentId === 'string' ? line.agentId : ''}\0${line.isSidechain === true}`;
+    const held = this.held.get(chain);
     // The last line of a message carries its final usage: later lines replace earlier ones.
-    if (u.id === null) this.anonymousMessages.push(entry);
-    else this.messages.set(u.id, entry);
+    if (held && u.id !== null && held.id === u.id) {
+      held.event.tokens = u.tokens;
+      held.event.cache_1h = u.cache1h;
+      return;
+    }
+    if (held) this.count(held.event);
+    // The message's time is its first line's, when it was asked for.
+    const event: UsageEvent = { model: u.model ?? 'unknown', time: timeOf(line.timestamp), tokens: u.tokens, cache_1h: u.cache1h, project: typeof line.cwd === 'string' ? line.cwd : null };
+    if (u.id === null) {
+      this.held.delete(chain);
+      this.count(event);
+    } else this.held.set(chain, { id: u.id, event });
+  }
+
+  private count(event: UsageEvent): void {
+    const nanos = this.usage.add(event);
+    this.sink?.(event, nanos);
+  }
+
+  /** Count the messages still held: the input (or this part of it) has ended. */
+  flush(): void {
+    for (const { event } of this.held.values()) this.count(event);
+    this.held.clear();
   }
 
   private toolResult(line: any): void {
@@ -160,21 +192,22 @@ export class SessionStats {
 
   /** Fold another group's counters into this one (lines of a file seen before its session id). */
   absorb(other: SessionStats): void {
-    this.fold(other, false);
+    other.flush();
+    this.fold(other);
   }
 
   /**
-   * Fold in a later part of the session (another file, counted on a worker): the same
-   * as absorb, except that a message's later usage replaces its earlier one, as it does
-   * line by line. Every counter here is a count, a set or a first/last, so this is exact.
+   * Fold in a later part of the session (another file, counted and flushed on a
+   * worker). A message's chain is within one file, so no message spans two parts;
+   * every counter here is a count, a set or a first/last, so this is exact.
    */
   merge(later: unknown): boolean {
-    this.fold(later as SessionStats, true);
+    this.fold(later as SessionStats);
     return true;
   }
 
   // `other` may be a structured clone (its tables then plain objects): only its own entries are read.
-  private fold(other: SessionStats, later: boolean): void {
+  private fold(other: SessionStats): void {
     if (this.harness === null) this.harness = other.harness;
     this.lines += other.lines;
     for (const [k, v] of Object.entries(other.kinds)) bump(this.kinds, k, v);
@@ -195,8 +228,7 @@ export class SessionStats {
     for (const [k, v] of Object.entries(other.compactions)) bump(this.compactions, k, v);
     for (const m of other.models) this.models.add(m);
     for (const v of other.versions) this.versions.add(v);
-    for (const [id, e] of other.messages) if (later || !this.messages.has(id)) this.messages.set(id, e);
-    this.anonymousMessages.push(...other.anonymousMessages);
+    this.usage.fold(other.usage as TallyData);
     for (const [table, from] of [
       [this.unknownLineTypes, other.unknownLineTypes],
       [this.unknownAttachmentTypes, other.unknownAttachmentTypes],
@@ -213,14 +245,7 @@ export class SessionStats {
 
   /** The summary object tx-stats writes (tx-stats(1) documents each field). */
   summary(): Record<string, unknown> {
-    const total = zeroTokens();
-    const byModel = keyed<Tokens & { messages: number }>();
-    for (const e of [...this.messages.values(), ...this.anonymousMessages]) {
-      addTokens(total, e.tokens);
-      const m = entry(byModel, e.model, () => ({ ...zeroTokens(), messages: 0 }));
-      for (const f of TOKEN_FIELDS) m[f] += e.tokens[f];
-      m.messages++;
-    }
+    this.flush();
     const sum = (c: Counts) => Object.values(c).reduce((a, b) => a + b, 0);
     return {
       session: this.session,
@@ -237,8 +262,9 @@ export class SessionStats {
       subagents: { total: sum(this.subagents), by_type: this.subagents },
       hooks: this.hooks,
       compactions: { total: sum(this.compactions), by_subtype: this.compactions },
-      api_messages: this.messages.size + this.anonymousMessages.length,
-      tokens: { ...total, by_model: byModel },
+      api_messages: this.usage.messages,
+      tokens: { ...this.usage.tokens, by_model: this.usage.byModelOutput('messages') },
+      cost_usd: this.usage.cost(),
       models: [...this.models],
       versions: [...this.versions],
       coverage: {
@@ -248,6 +274,7 @@ export class SessionStats {
         unknown_fields: this.unknownFields,
         missing: this.missing,
         invalid_lines: this.invalidLines,
+        unpriced_models: this.usage.unpriced(),
       },
     };
   }

@@ -4,7 +4,7 @@
 // files of at most 1 MiB: anything else counts as no meta).
 import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { readSmallFile } from '../core/regular-file.js';
+import { readSmallFile } from '../core/input/regular-file.js';
 
 /** The largest .meta.json read (real ones are a few hundred bytes). */
 const META_LIMIT = 1 << 20;

@@ -4,7 +4,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { listSubagentFiles, sessionDir } from './subagent-files.js';
 import path from 'node:path';
-import { fileLines, type ReadCounter } from '../core/file-lines.js';
+import { fileLines, type ReadCounter } from '../core/input/file-lines.js';
 import { scanSession, trimText } from './session-scan.js';
 
 /** The Agent tool_use that spawned a subagent, its input trimmed. */

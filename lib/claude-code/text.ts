@@ -1,7 +1,7 @@
 // The text of a Claude Code line, in two senses: what a person reads in a message
 // (for views), and every string a --grep should search (tx-filter(1) defines it).
 import type { MessageText, TextRole } from '../codec.js';
-import { stringifyJson } from '../core/json-text.js';
+import { stringifyJson } from '../core/json/json-text.js';
 
 /** The readable text of message content: the string, or text blocks joined by newlines (other blocks left out). */
 export function contentText(content: unknown): string {

@@ -16,6 +16,8 @@ export interface MessageUsage {
   id: string | null;
   model: string | null;
   tokens: Tokens;
+  /** Of the cache writes, those written for an hour (usage.cache_creation.ephemeral_1h_input_tokens; 0 when the line does not say). */
+  cache1h: number;
 }
 
 /** The usage an assistant line carries, or null (not an assistant line, or no usage object). */
@@ -28,7 +30,9 @@ export function messageUsage(line: any): MessageUsage | null {
     const v = m.usage[f];
     tokens[f] = typeof v === 'number' && Number.isFinite(v) ? v : 0;
   }
-  return { id: typeof m.id === 'string' ? m.id : null, model: typeof m.model === 'string' ? m.model : null, tokens };
+  const hour = m.usage.cache_creation?.ephemeral_1h_input_tokens;
+  const cache1h = typeof hour === 'number' && Number.isFinite(hour) ? hour : 0;
+  return { id: typeof m.id === 'string' ? m.id : null, model: typeof m.model === 'string' ? m.model : null, tokens, cache1h };
 }
 
 /** Zeroed token counters. */

@@ -5,3 +5,5 @@ import { CodexToCommon } from './to-common.js';
 
 /** The Codex codec as tx-common uses it. */
 export const codexCommonCodec: CommonCodec = { ...codexLineCodec, toCommon: (options) => new CodexToCommon(options) };
+
+export default codexCommonCodec;

@@ -5,3 +5,5 @@ import { codexLineView, codexQuestion, codexStrings } from './views.js';
 
 /** The Codex codec as tx-filter uses it. */
 export const codexFilterCodec: FilterCodec = { ...codexLineCodec, strings: codexStrings, question: codexQuestion, lineView: codexLineView };
+
+export default codexFilterCodec;

@@ -14,6 +14,8 @@ export function codexEnvelope(line: unknown): Envelope {
 /** The Codex codec's line-level members. */
 export const codexLineCodec: LineCodec = {
   harness: 'codex',
+  label: 'Codex',
+  home: { flag: 'codex-home', variable: 'CODEX_HOME' },
   detect: isCodexLine,
   classify: classifyCodexLine,
   kindReadsText: codexKindReadsText,

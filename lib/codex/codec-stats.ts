@@ -4,4 +4,6 @@ import { codexLineCodec } from './codec-line.js';
 import { CodexSessionStats } from './session-stats.js';
 
 /** The Codex codec as tx-stats uses it. */
-export const codexStatsCodec: StatsCodec = { ...codexLineCodec, stats: (id) => new CodexSessionStats(id) };
+export const codexStatsCodec: StatsCodec = { ...codexLineCodec, stats: (id, sink) => new CodexSessionStats(id, sink) };
+
+export default codexStatsCodec;

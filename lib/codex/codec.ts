@@ -22,3 +22,5 @@ export const codexCodec: Codec = {
   store: codexStore,
   markup: null,
 };
+
+export default codexCodec;

@@ -5,7 +5,7 @@
 // same input always gives the same bytes.
 import type { FromCommonOptions, NativeWriter } from '../codec.js';
 import { blockProblem, isModeled, usableBlocks, type Block, type CommonMessage, type CommonSession, type ImageBlock, type ToolResultBlock, type ToolUseBlock, type Usage } from '../common.js';
-import { stringifyJson } from '../core/json-text.js';
+import { stringifyJson } from '../core/json/json-text.js';
 import { isContextualUserMessage, RAW_ARGUMENTS } from './blocks.js';
 
 /** The Codex CLI version written in session_meta when the session does not come from Codex: the version this writer is checked against. */

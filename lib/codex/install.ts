@@ -3,7 +3,7 @@
 // it lists and finds by id; names go to session_index.jsonl beside sessions/.
 import path from 'node:path';
 import type { InstallTarget } from '../codec.js';
-import { UnsafePath } from '../core/install-file.js';
+import { UnsafePath } from '../core/install/install-file.js';
 import { isUuid } from '../core/uuid.js';
 import { rfc3339 } from './from-common.js';
 

@@ -4,6 +4,8 @@
 // than print zeros a reader would trust.
 import type { SessionCounter } from '../codec.js';
 import type { RecordHeader } from '../record.js';
+import { timeOf, type UsageSink } from '../usage/event.js';
+import { UsageTally, type TallyData } from '../usage/tally.js';
 import { ROLLOUT_TYPES } from './rollout.js';
 import { callName, isCall, isCallOutput, outputFailed } from './tools.js';
 import { CODEX_TOKEN_FIELDS, UsageTracker, type CodexTokens } from './usage.js';
@@ -51,9 +53,20 @@ export class CodexSessionStats implements SessionCounter {
   private unknownLineTypes = table();
   private invalidLines = 0;
   private model = 'unknown';
+  private cwd: string | null = null;
   private readonly usage = new UsageTracker();
+  /** The responses' usage and cost. */
+  private priced = new UsageTally();
 
-  constructor(private readonly session: string | null) {}
+  private declare readonly sink: UsageSink | null;
+
+  constructor(
+    private readonly session: string | null,
+    sink: UsageSink | null = null,
+  ) {
+    // Not enumerable: a worker sends its counters as structured clones, which a function is not.
+    Object.defineProperty(this, 'sink', { value: sink, enumerable: false });
+  }
 
   /** Count one record; `line` is its parsed native line (undefined for invalid records). */
   add(header: RecordHeader, line: any): void {
@@ -72,6 +85,7 @@ export class CodexSessionStats implements SessionCounter {
     const enveloped = 'payload' in line;
     if (enveloped && typeof line.type === 'string' && !KNOWN_TYPES.has(line.type)) bump(this.unknownLineTypes, line.type);
     if (line.type === 'session_meta' && typeof p?.cli_version === 'string') this.versions.add(p.cli_version);
+    if ((line.type === 'session_meta' || line.type === 'turn_context') && typeof p?.cwd === 'string') this.cwd = p.cwd;
     if (line.type === 'turn_context' && typeof p?.model === 'string') {
       this.model = p.model;
       this.models.add(p.model);
@@ -92,8 +106,16 @@ export class CodexSessionStats implements SessionCounter {
         m[f] += u.tokens[f];
       }
       m.responses++;
+      // Reasoning is part of output_tokens, and priced as output.
+      const { reasoning_output_tokens: _, ...tokens } = u.tokens;
+      const event = { model: this.model, time: timeOf(line.timestamp), tokens, cache_1h: 0, project: this.cwd };
+      const nanos = this.priced.add(event);
+      this.sink?.(event, nanos);
     }
   }
+
+  /** Nothing is held: a response's usage is final on its line. */
+  flush(): void {}
 
   private time(ts: unknown): void {
     if (typeof ts !== 'string') return;
@@ -140,6 +162,7 @@ export class CodexSessionStats implements SessionCounter {
     for (const m of other.models) this.models.add(m);
     for (const v of other.versions) this.versions.add(v);
     for (const [k, v] of Object.entries(other.unknownLineTypes)) bump(this.unknownLineTypes, k, v);
+    this.priced.fold(other.priced as TallyData);
     this.invalidLines += other.invalidLines;
     this.time(other.firstTimestamp);
     this.time(other.lastTimestamp);
@@ -164,12 +187,21 @@ export class CodexSessionStats implements SessionCounter {
       reasoning_items: this.reasoning,
       compactions: { total: sum(this.compactions), by_subtype: this.compactions },
       api_messages: this.responses,
-      tokens: { ...this.tokens, by_model: this.byModel },
+      tokens: { ...this.tokens, by_model: this.byModelOutput() },
+      cost_usd: this.priced.cost(),
       models: [...this.models],
       versions: [...this.versions],
       not_counted: NOT_COUNTED,
       notes,
-      coverage: { unknown_line_types: this.unknownLineTypes, invalid_lines: this.invalidLines },
+      coverage: { unknown_line_types: this.unknownLineTypes, invalid_lines: this.invalidLines, unpriced_models: this.priced.unpriced() },
     };
+  }
+
+  /** Tokens by model with each model's cost (null when it has no price). */
+  private byModelOutput(): Record<string, Record<string, number | null>> {
+    const costs = this.priced.byModelOutput('responses');
+    const out: Record<string, Record<string, number | null>> = Object.create(null);
+    for (const [model, t] of Object.entries(this.byModel)) out[model] = { ...t, cost_usd: Object.hasOwn(costs, model) ? costs[model].cost_usd : null };
+    return out;
   }
 }

@@ -7,9 +7,9 @@
 import { existsSync, lstatSync, opendirSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { FoundSession, ScanOptions, SessionFields, SessionStore, WalkProblem } from '../codec.js';
-import { countLines, fileLines, type ReadCounter } from '../core/file-lines.js';
+import { countLines, fileLines, type ReadCounter } from '../core/input/file-lines.js';
 import { describeError } from '../core/fs-error.js';
-import { zstdFileLines } from '../core/zstd-lines.js';
+import { zstdFileLines } from '../core/input/zstd-lines.js';
 import { classifyCodexLine } from './classify.js';
 import { rolloutTarget } from './install.js';
 import { promptOf } from './views.js';
@@ -207,9 +207,14 @@ export function rolloutOfId(codexHome: string, id: string): string | null {
   return null;
 }
 
+const ROLLOUT_ID = /-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(?:\.zst)?$/i;
+
 /** The Codex session store. */
 export const codexStore: SessionStore = {
   configDir: codexHome,
+  keeps: { subagents: false, plugins: false },
+  // A rollout's file name ends in its session id.
+  idOf: (file) => ROLLOUT_ID.exec(path.basename(file))?.[1] ?? path.basename(file).replace(/\.jsonl(?:\.zst)?$/, ''),
   rootIn: (config) => config,
   discover: discoverRollouts,
   scan: scanRollout,

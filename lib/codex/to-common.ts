@@ -5,7 +5,7 @@
 // then a temporary file) because the session line, written first, is known only at the
 // end, and because a rollback (`thread_rolled_back`) takes back messages already made.
 import { isModeled, type Block, type CommonMessage, type CommonSession, type Usage } from '../common.js';
-import { Spool } from '../core/spool.js';
+import { Spool } from '../core/output/spool.js';
 import { abortedResult, compactionBlock, contentBlocks, isContextualUserMessage, itemSide, outputCallId, thinkingBlock, toolResultBlock, toolUseBlock } from './blocks.js';
 
 /** How the conversion runs. */

@@ -3,16 +3,16 @@
 // record has been seen.
 import { isMainThread } from 'node:worker_threads';
 import type { CommonCodec, SessionConverter } from '../codec.js';
-import { detectHarness } from '../classify.js';
-import { commonCodecFor } from '../codecs-common.js';
-import { splitLines } from '../core/lines.js';
-import { RawStrings } from '../core/raw-strings.js';
-import { readRecordBatches } from '../core/records.js';
-import type { Output } from '../core/output.js';
-import { regularReadStream } from '../core/regular-file.js';
-import type { Context, Tool } from '../core/run.js';
-import { parsePhysicalLine } from '../parse-line.js';
-import { recordView, type Harness, type RecordView } from '../record.js';
+import { detectLineCodec, facetOf, loadAll } from '../codecs.js';
+import { splitLines } from '../core/input/lines.js';
+import { RawStrings } from '../core/json/raw-strings.js';
+import { readRecordBatches } from '../records/read.js';
+import type { Output } from '../core/output/output.js';
+import { regularReadStream } from '../core/input/regular-file.js';
+import type { Context, Tool } from '../core/tool.js';
+import { parsePhysicalLine } from '../records/parse-line.js';
+import { type Harness, type RecordView } from '../record.js';
+import { recordView } from '../records/record-bytes.js';
 
 const HELP = `usage: tx-common [--active] [--sidechains] [--subagents] [--strict] [FILE...]
 
@@ -51,12 +51,23 @@ export class CommonWriter {
   /** Records of harnesses without a conversion to Common, by harness. */
   private readonly unconverted = new Map<Harness, number>();
 
-  constructor(
+  private constructor(
     private readonly ctx: Context,
-    private readonly out: CommonOut = ctx.out,
+    private readonly out: CommonOut,
     /** Long strings of the lines read, as bytes, until their messages are written; null to decode every string. */
-    private readonly raw: RawStrings | null = new RawStrings(),
+    private readonly raw: RawStrings | null,
+    /** The codecs that parse native lines their own way (carryingParse). */
+    private readonly carrying: CommonCodec[],
   ) {}
+
+  /**
+   * A writer, once every harness's conversion is loaded: a native line is parsed the
+   * converting codec's own way (carryingParse) before its harness is known.
+   */
+  static async open(ctx: Context, out: CommonOut = ctx.out, raw: RawStrings | null = new RawStrings()): Promise<CommonWriter> {
+    const codecs = await loadAll('codec-common');
+    return new CommonWriter(ctx, out, raw, codecs.filter((c) => c.carryingParse));
+  }
 
   /**
    * Take one record (or a line that is not one) from the input named `inputSrc`. A
@@ -74,7 +85,7 @@ export class CommonWriter {
       this.invalid++;
       return undefined;
     }
-    const codec = commonCodecFor(view.header.harness);
+    const codec = facetOf(view.header.harness, 'codec-common');
     if (!codec.toCommon) {
       this.unconverted.set(codec.harness, (this.unconverted.get(codec.harness) ?? 0) + 1);
       return undefined;
@@ -109,15 +120,17 @@ export class CommonWriter {
   }
 
   /**
-   * A native line's value as tx-common reads it, for readRecordBatches: a Claude Code
-   * line parsed whole but for its long tool output, carried as bytes; undefined to parse
-   * it as usual.
+   * A native line's value as tx-common reads it, for readRecordBatches: parsed by the first
+   * codec with a parse of its own (Claude Code's: whole but for its long tool output, carried
+   * as bytes) when the line is that codec's harness's; undefined to parse it as usual.
    */
   nativeValue(bytes: Buffer): unknown {
-    const codec = commonCodecFor('claude-code');
-    if (!this.raw || !codec.carryingParse) return undefined;
-    const value = codec.carryingParse(bytes, 0, bytes.length, this.raw);
-    return value !== undefined && detectHarness(value) === 'claude-code' ? value : undefined;
+    if (!this.raw) return undefined;
+    for (const codec of this.carrying) {
+      const value = codec.carryingParse!(bytes, 0, bytes.length, this.raw);
+      if (value !== undefined && detectLineCodec(value).harness === codec.harness) return value;
+    }
+    return undefined;
   }
 
   private push(s: OpenSession, line: any, at: number): void {
@@ -182,9 +195,9 @@ export class CommonWriter {
 }
 
 async function main(ctx: Context): Promise<void> {
-  const writer = new CommonWriter(ctx);
+  const writer = await CommonWriter.open(ctx);
   try {
-    // A worker reads into one buffer used again (core/file-chunks.ts); the main thread reads
+    // A worker reads into one buffer used again (core/input/file-chunks.ts); the main thread reads
     // as a stream does: one buffer used again saved it nothing and peaked 10-14 MB higher
     // (88-93 -> 101-106 MB on the 200 MB corpus; V8 then collected less often).
     for await (const batch of readRecordBatches(ctx, { reuse: !isMainThread, nativeValue: (bytes) => writer.nativeValue(bytes) })) {
@@ -209,7 +222,7 @@ export const commonTool: Tool = {
   // A conversation's messages outlive their records: with a 4 MB young generation they
   // were promoted and collected again (16 files, --jobs 2: 1.1-1.2x slower); the
   // workers' usual 8 MB peaked 10-20 MB higher on the store (2,500 files: 148-160 MB
-  // against 128-141 MB at 6 MB, README: Speed).
+  // against 128-141 MB at 6 MB, docs/speed.md).
   parallel: { url: import.meta.url, youngMb: 6 },
   directories: true,
 };

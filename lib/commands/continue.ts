@@ -9,53 +9,66 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import type { Codec } from '../codec.js';
-import { codecFor } from '../codecs.js';
+import { HARNESSES, isHarness, lineCodecFor, loadFacet } from '../codecs.js';
 import { isUuid, TXCRIPT_NAMESPACE, uuidV5 } from '../core/uuid.js';
-import { run, ToolError, UsageError, type Context, type Tool } from '../core/run.js';
+import { run } from '../core/run.js';
+import { ToolError, UsageError, type Context, type Tool } from '../core/tool.js';
 import { commonTool } from './common.js';
 import { nativeTool, shellQuote } from './native.js';
 import { parseTool } from './parse.js';
-import { fileSessionId, sessionById, sessionsById, storeRoots, type StoreRoot } from './session-lookup.js';
+import { sessionById, sessionsById, storeRoots, type StoreRoot } from './session-lookup.js';
 
-const HELP = `usage: tx-continue ID --with codex|claude-code [--exec] [--from-compaction]
-                   [--session-id UUID|new] [--config-dir DIR] [--codex-home DIR]
+const HOMES = HARNESSES.map(lineCodecFor).filter((c) => c.home !== null);
 
-Find the session ID (or a unique prefix of it) in the Claude Code or the Codex
-store, convert it for the other client (tx-parse | tx-common --active |
-tx-native --install), install it there, and print the command that resumes it.
+const HELP = `usage: tx-continue ID --with ${HARNESSES.join('|')} [--exec] [--from-compaction]
+                   [--session-id UUID|new] ${HOMES.map((c) => `[--${c.home!.flag} DIR]`).join(' ')}
 
-  --with H           the client to continue in: claude-code or codex
+Find the session ID (or a unique prefix of it) in any harness's store, convert it
+for another client (tx-parse | tx-common --active | tx-native --install), install
+it there, and print the command that resumes it.
+
+  --with H           the client to continue in: ${HARNESSES.join(', ')}
   --exec             run the command (in the session's directory, on this terminal)
   --from-compaction  start from the session's latest compaction (always done:
                      the conversion reads what tx-common --active gives)
   --session-id ID    the id of the copy (default: the session's own); "new" for a
                      fresh one
-  --config-dir DIR   Claude Code's config dir (default $CLAUDE_CONFIG_DIR, else ~/.claude)
-  --codex-home DIR   Codex's home (default $CODEX_HOME, else ~/.codex)
+${HOMES.map((c) => `  --${c.home!.flag} DIR`.padEnd(21) + `${c.label}'s store (default $${c.home!.variable})`).join('\n')}
   -h, --help         this text        --version   the version
 See tx-continue(1).`;
-
-const CLIENTS = ['claude-code', 'codex'] as const;
-
-/** The environment variable each client reads its store's location from. */
-const STORE_VARIABLE: Record<(typeof CLIENTS)[number], string> = { 'claude-code': 'CLAUDE_CONFIG_DIR', codex: 'CODEX_HOME' };
 
 /** The configuration directory of each store that a flag names, resolved from the current directory. */
 function givenConfigs(ctx: Context): Map<string, string> {
   const configs = new Map<string, string>();
-  for (const [flag, harness] of [['config-dir', 'claude-code'], ['codex-home', 'codex']] as const) {
+  for (const codec of HOMES) {
+    const flag = codec.home!.flag;
     const v = ctx.args[flag];
     if (v === undefined) continue;
     if (typeof v !== 'string' || v === '') throw new UsageError(`--${flag} needs a directory`);
-    configs.set(harness, path.resolve(ctx.proc.cwd(), v));
+    configs.set(codec.harness, path.resolve(ctx.proc.cwd(), v));
   }
   return configs;
 }
 
 /** The command that resumes session `id` of `target` in `cwd`, naming the store when a flag chose it. */
 function resumeCommand(target: Codec, config: string | undefined, cwd: string, id: string): string {
-  const variable = config === undefined ? '' : `${STORE_VARIABLE[target.harness as (typeof CLIENTS)[number]]}=${shellQuote(config)} `;
+  const variable = config === undefined || target.home === null ? '' : `${target.home.variable}=${shellQuote(config)} `;
   return `cd ${shellQuote(cwd)} && ${variable}${target.store!.resumeCommand(id)}`;
+}
+
+/**
+ * The session an id names in the stores. A copy continued before lies in the target's
+ * store under the source's own id, so a match there whose id is also another store's
+ * match is that copy, not a second session; any other ambiguity is said, with each match.
+ */
+function sourceSession(roots: StoreRoot[], target: Codec, name: string): { codec: Codec; path: string } {
+  const matches = sessionsById(roots, name);
+  const idOf = (m: { codec: Codec; path: string }) => m.codec.store!.idOf(m.path).toLowerCase();
+  const elsewhere = new Set(matches.filter((m) => m.codec.harness !== target.harness).map(idOf));
+  const meant = matches.filter((m) => m.codec.harness !== target.harness || !elsewhere.has(idOf(m)));
+  if (meant.length === 1) return meant[0];
+  if (meant.length === 0) return sessionById(roots, name);
+  throw new ToolError(`${name} names ${meant.length} sessions: ${meant.map((m) => `${m.path} (${m.codec.label})`).join(', ')}; give more of the id`);
 }
 
 /** Run one tool of the conversion on the given streams; its output ends with it, and what it leaves unread is drained. */
@@ -69,24 +82,24 @@ async function stage(ctx: Context, tool: Tool, args: string[], stdin: Readable, 
 
 async function main(ctx: Context): Promise<number> {
   const args = ctx.args;
-  if (ctx.files.length !== 1) throw new UsageError('name one session: tx-continue ID --with codex|claude-code');
+  if (ctx.files.length !== 1) throw new UsageError(`name one session: tx-continue ID --with ${HARNESSES.join('|')}`);
   const name = ctx.files[0];
+  if (name.trim() === '') throw new UsageError('the session id is empty');
   const withName = args.with;
-  if (withName === undefined) throw new UsageError('--with codex|claude-code: which client continues the session');
-  if (!CLIENTS.includes(withName)) throw new UsageError(`--with ${JSON.stringify(withName)} is not one of ${CLIENTS.join(', ')}`);
+  if (withName === undefined) throw new UsageError(`--with ${HARNESSES.join('|')}: which client continues the session`);
+  if (typeof withName !== 'string' || !isHarness(withName)) throw new UsageError(`--with ${JSON.stringify(withName)} is not one of ${HARNESSES.join(', ')}`);
   const given = args['session-id'];
   if (given !== undefined && given !== 'new' && !isUuid(given)) throw new UsageError(`--session-id ${JSON.stringify(given)} is not a UUID (or "new")`);
   const configs = givenConfigs(ctx);
-  const target = codecFor(withName);
+  const target = await loadFacet(withName, 'codec');
+  if (!target.store?.installTarget || !target.fromCommon) throw new UsageError(`--with ${withName}: txcript cannot write ${target.label} sessions`);
 
-  const roots = storeRoots(ctx.proc.env, configs);
-  // A copy continued before is in the target's store under the same id: the session meant is the other store's.
-  const others = roots.filter((r) => r.codec.harness !== target.harness);
-  const source = sessionsById(others, name).length > 0 ? sessionById(others, name) : sessionById(roots, name);
+  const roots = await storeRoots(ctx.proc.env, configs);
+  const source = sourceSession(roots, target, name);
   const fields = source.codec.store!.scan(source.path, statSync(source.path).size);
   const cwd = fields.cwd ?? ctx.proc.cwd();
   const targetConfig = configs.get(target.harness) ?? target.store!.configDir(ctx.proc.env);
-  if (targetConfig === null) throw new ToolError(`no ${target.harness} store: set ${STORE_VARIABLE[withName as (typeof CLIENTS)[number]]} or HOME, or use --${withName === 'codex' ? 'codex-home' : 'config-dir'}`);
+  if (targetConfig === null) throw new ToolError(`no ${target.label} store: set ${target.home ? `${target.home.variable} or HOME, or use --${target.home.flag}` : 'HOME'}`);
 
   let id: string;
   let command: string;
@@ -100,7 +113,7 @@ async function main(ctx: Context): Promise<number> {
     id = given === 'new' ? randomUUID() : given !== undefined ? given.toLowerCase() : isUuid(fields.id) ? fields.id.toLowerCase() : uuidV5(TXCRIPT_NAMESPACE, fields.id);
     command = resumeCommand(target, configs.get(target.harness), cwd, id);
     const targetRoot: StoreRoot = { codec: target, root: target.store!.rootIn(targetConfig) };
-    const existing = sessionsById([targetRoot], id).filter((m) => fileSessionId(m.path).toLowerCase() === id);
+    const existing = sessionsById([targetRoot], id).filter((m) => target.store!.idOf(m.path).toLowerCase() === id);
     if (existing.length > 0) {
       throw new ToolError(`${target.harness} already has session ${id} (${existing[0].path}): resume it with: ${command}; or make another copy with --session-id new`);
     }
@@ -140,6 +153,6 @@ async function main(ctx: Context): Promise<number> {
 export const continueTool: Tool = {
   name: 'tx-continue',
   help: HELP,
-  options: { string: ['with', 'session-id', 'config-dir', 'codex-home'], boolean: ['exec', 'from-compaction'] },
+  options: { string: ['with', 'session-id', ...HOMES.map((c) => c.home!.flag)], boolean: ['exec', 'from-compaction'] },
   main,
 };

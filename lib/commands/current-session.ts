@@ -2,20 +2,21 @@
 // current session of the working directory (tx-ls --current picks the same one).
 import { existsSync } from 'node:fs';
 import { DEFAULT_WINDOW_MINUTES, type FoundSession } from '../codec.js';
-import { CODECS } from '../codecs.js';
-import { UsageError, type Context } from '../core/run.js';
+import { loadAll } from '../codecs.js';
+import { UsageError, type Context } from '../core/tool.js';
 
 /** The newest session of the working directory in any harness's store, said on stderr; a usage error when there is none. */
-export function currentSessionForTerminal(ctx: Context): string {
+export async function currentSessionForTerminal(ctx: Context): Promise<string> {
   const cwd = ctx.proc.cwd();
   const roots: string[] = [];
   let sessions: FoundSession[] = [];
-  for (const [i, codec] of CODECS.entries()) {
+  const codecs = await loadAll('codec');
+  for (const [i, codec] of codecs.entries()) {
     const config = codec.store?.configDir(ctx.proc.env) ?? null;
     if (!codec.store || config === null) continue;
     const root = codec.store.rootIn(config);
     // A harness that was never used here has no store to name (the last one is always named).
-    if (!existsSync(root) && i < CODECS.length - 1) continue;
+    if (!existsSync(root) && i < codecs.length - 1) continue;
     roots.push(root);
     sessions = sessions.concat(codec.store.current(root, cwd, DEFAULT_WINDOW_MINUTES, (p) => ctx.warn({ src: p.path }, p.message)));
   }

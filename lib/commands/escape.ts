@@ -3,12 +3,12 @@
 // is written back byte for byte; a changed JSON line is re-serialised.
 import { isUtf8 } from 'node:buffer';
 import type { EnvelopeMarkup } from '../codec.js';
-import { codecFor } from '../codecs.js';
+import { DEFAULT_HARNESS, loadFacet } from '../codecs.js';
 import { stripAnsi } from '../core/ansi.js';
-import { parseFieldPath, rewriteStrings, type PathStep, type StringPlace } from '../core/field-path.js';
-import { splitLines, type PhysicalLine } from '../core/lines.js';
-import { UsageError, type Context, type Tool } from '../core/run.js';
-import { stringifyJson } from '../core/json-text.js';
+import { parseFieldPath, rewriteStrings, type PathStep, type StringPlace } from '../core/json/field-path.js';
+import { splitLines, type PhysicalLine } from '../core/input/lines.js';
+import { UsageError, type Context, type Tool } from '../core/tool.js';
+import { stringifyJson } from '../core/json/json-text.js';
 
 const HELP = `usage: tx-escape [-d] [--strip-ansi [--no-escape]] [--whole] [--field PATH]... [FILE...]
        tx-escape --text [-d] [--strip-ansi [--no-escape]] [FILE...]
@@ -37,8 +37,9 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const CRLF = Buffer.from('\r\n');
 const LF = Buffer.from('\n');
 
-// The markup escaped: Claude Code's envelope tags, the one harness that has any.
-const MARKUP: EnvelopeMarkup = codecFor('claude-code').markup!;
+// The markup escaped: the default harness's envelope tags (Claude Code's slash-command
+// envelopes; no other harness writes any), loaded with its codec at the start of main.
+let MARKUP: EnvelopeMarkup;
 
 /** What to do to one string. */
 function transformer(decode: boolean, escape: boolean, strip: boolean): (s: string) => string {
@@ -109,6 +110,7 @@ function fieldPaths(args: Context['args']): PathStep[][] | null {
 }
 
 async function main(ctx: Context): Promise<void> {
+  MARKUP = (await loadFacet(DEFAULT_HARNESS, 'codec')).markup!;
   const { args } = ctx;
   const decode = Boolean(args.decode);
   const escape = args.escape !== false;
@@ -164,7 +166,7 @@ async function main(ctx: Context): Promise<void> {
       const record = isRecordValue(value);
       // An invalid record's raw text is not JSON: left alone unless a --field names it.
       const paths = fields ?? (record ? (value.kind === 'invalid' ? [] : wholeRecordLine) : wholeValue);
-      const native = args.whole ? undefined : record ? (value.harness === 'claude-code' ? value.line : undefined) : value;
+      const native = args.whole ? undefined : record ? (value.harness === DEFAULT_HARNESS ? value.line : undefined) : value;
       let text: string | null;
       try {
         text = rewriteLine(value, record, paths, lineRewriter(native, transform));

@@ -2,12 +2,12 @@
 // with --view one flat object per answer. Question flags are unioned; the generic
 // filters (--kind, --type, --session, --since, --until, --grep, --sidechain, --main)
 // narrow every question (AND). tx-filter(1) is the reference.
-import { pushItem, readRecordBatches, type LongAction, type RecordStreamItem } from '../core/records.js';
-import { UsageError, type Context, type Tool } from '../core/run.js';
+import { pushItem, readRecordBatches, type LongAction, type RecordStreamItem } from '../records/read.js';
+import { UsageError, type Context, type Tool } from '../core/tool.js';
 import { QUESTION_FLAGS, type FilterCodec, type Question, type QuestionFlag, type QuestionOptions, type View } from '../codec.js';
-import { filterCodecFor } from '../codecs-filter.js';
+import { facetOf, loadAll } from '../codecs.js';
 import { KINDS, type Harness, type Kind, type RecordHeader, type RecordView } from '../record.js';
-import { stringifyJson } from '../core/json-text.js';
+import { stringifyJson } from '../core/json/json-text.js';
 
 const HELP = `usage: tx-filter [QUESTION...] [FILTER...] [--view] [FILE...]
 
@@ -151,7 +151,7 @@ class Questions {
   of(harness: Harness): Question[] {
     let qs = this.byHarness.get(harness);
     if (qs) return qs;
-    const codec = filterCodecFor(harness);
+    const codec = facetOf(harness, 'codec-filter');
     qs = [];
     for (const flag of this.flags) {
       const q = codec.question(flag, this.options);
@@ -165,6 +165,7 @@ class Questions {
 }
 
 async function main(ctx: Context): Promise<void> {
+  await loadAll('codec-filter');
   const args = ctx.args;
   const flags = QUESTION_FLAGS.filter((q) => args[q]);
   if (args.errors && !args['tool-results']) throw new UsageError('--errors goes with --tool-results');
@@ -210,7 +211,7 @@ async function main(ctx: Context): Promise<void> {
       ctx.warn(item, 'not a record, skipped');
       return;
     }
-    const codec = filterCodecFor(rec.header.harness);
+    const codec = facetOf(rec.header.harness, 'codec-filter');
     const want = wanted(codec.harness);
     const asked = flags.length > 0 ? questions.of(codec.harness) : [];
     let selected = want === null || want.has(rec.header.kind);

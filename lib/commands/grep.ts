@@ -1,26 +1,27 @@
-// tx-grep: search the message text of sessions, every session of both stores by
+// tx-grep: search the message text of sessions, every session of every store by
 // default. A byte pre-filter (lib/core/prefilter.ts) finds the lines that could match
 // without parsing any other; those are parsed, their message texts taken from their
 // harness's codec by role, and matched. Files are searched one at a time on this thread
 // and each worker thread (--jobs), and the hits written in file order, so the output is the same for any --jobs.
 import { closeSync, readSync, statSync } from 'node:fs';
-import type { MessageText, SessionFields, TextRole } from '../codec.js';
-import { CODECS, codecFor, detectCodec } from '../codecs.js';
+import type { Codec, MessageText, SessionFields, TextRole } from '../codec.js';
+import { detectHarness, facetOf, HARNESSES, lineCodecFor, loadAll } from '../codecs.js';
 import { describeError } from '../core/fs-error.js';
-import { LONG_LINE } from '../core/lines.js';
-import { BrokenPipe, Output, OutputFailed } from '../core/output.js';
+import { LONG_LINE } from '../core/input/lines.js';
+import { BrokenPipe, Output, OutputFailed } from '../core/output/output.js';
 import { candidateLines, prefilterFor, requiredLiterals, type Prefilter } from '../core/prefilter.js';
-import { openRegular } from '../core/regular-file.js';
-import { ToolError, UsageError, type Context, type Tool } from '../core/run.js';
-import { zstdFileLines } from '../core/zstd-lines.js';
+import { openRegular } from '../core/input/regular-file.js';
+import { ToolError, UsageError, type Context, type Tool } from '../core/tool.js';
+import { zstdFileLines } from '../core/input/zstd-lines.js';
 import type { Harness } from '../record.js';
+
+const HOMES = HARNESSES.map(lineCodecFor).filter((c) => c.home !== null);
 
 const HELP = `usage: tx-grep [-i] [-F] [--role ROLE] [--jobs N] PATTERN [FILE|DIR...]
 
-Search the message text of sessions: by default every session of the Claude Code
-store ($CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects) and of the Codex
-store ($CODEX_HOME, else ~/.codex), subagent transcripts included; else the
-session files named and those under the directories named. One JSON object per
+Search the message text of sessions: by default every session of every store
+(${HARNESSES.map((h) => lineCodecFor(h).label).join(', ')}), subagent transcripts
+included; else the session files named and those under the directories named. One JSON object per
 hit, in file order and line order:
   {"harness","session","path","n","role","title","snippet"}
 PATTERN is a JavaScript regular expression (without the u flag), matched against
@@ -35,9 +36,7 @@ each text on its own; the snippet marks the match as ⟦match⟧.
                         their output are searched only when asked
   --jobs N              files searched at once, on this thread and N-1 worker threads
                         (default: the number of cores); same output for any N
-  --config-dir DIR      the Claude Code config dir (default $CLAUDE_CONFIG_DIR,
-                        else ~/.claude)
-  --codex-home DIR      the Codex home (default $CODEX_HOME, else ~/.codex)
+${HOMES.map((c) => `  --${c.home!.flag} DIR`.padEnd(24) + `${c.label}'s store (default $${c.home!.variable})`).join('\n')}
   -h, --help            this text        --version   the version
 Exit status: 0 a hit, 1 none, 2 an error. See tx-grep(1).`;
 
@@ -142,7 +141,7 @@ async function searchFile(ctx: Context, file: string, search: Search): Promise<n
   const sessionFields = (harness: Harness): SessionFields | null => {
     if (fields !== undefined) return fields;
     try {
-      fields = codecFor(harness).store?.scan(file, statSync(file).size) ?? null;
+      fields = facetOf(harness, 'codec').store?.scan(file, statSync(file).size) ?? null;
     } catch {
       fields = null;
     }
@@ -158,7 +157,7 @@ async function searchFile(ctx: Context, file: string, search: Search): Promise<n
       continue;
     }
     if (!line || typeof line !== 'object') continue;
-    const codec = detectCodec(line);
+    const codec = facetOf(detectHarness(line), 'codec');
     let texts: MessageText[] | null = null;
     for (const t of codec.texts(line)) {
       if (!search.roles.has(t.role)) continue;
@@ -184,7 +183,7 @@ async function searchFile(ctx: Context, file: string, search: Search): Promise<n
 }
 
 /** The session files to search: those named (directories walked), or every store's. */
-function filesOf(ctx: Context, names: string[]): string[] {
+function filesOf(ctx: Context, codecs: Codec[], names: string[]): string[] {
   const files: string[] = [];
   const seen = new Set<string>();
   const add = (file: string) => {
@@ -192,10 +191,10 @@ function filesOf(ctx: Context, names: string[]): string[] {
     seen.add(file);
     files.push(file);
     // A session's subagent transcripts are searched with it.
-    for (const codec of CODECS) for (const sub of codec.store?.subagentFiles(file) ?? []) add(sub);
+    for (const codec of codecs) for (const sub of codec.store?.subagentFiles(file) ?? []) add(sub);
   };
-  const walk = (root: string, codecs = CODECS) => {
-    for (const codec of codecs) {
+  const walk = (root: string, walkers = codecs) => {
+    for (const codec of walkers) {
       for (const found of codec.store?.discover(root, (p) => ctx.note(`${p.path}: ${p.message}`)) ?? []) add(found.path);
     }
   };
@@ -212,11 +211,10 @@ function filesOf(ctx: Context, names: string[]): string[] {
     }
     return files;
   }
-  const flags: Record<Harness, string> = { 'claude-code': 'config-dir', codex: 'codex-home' };
   const roots: string[] = [];
-  for (const codec of CODECS) {
+  for (const codec of codecs) {
     if (!codec.store) continue;
-    const given = ctx.args[flags[codec.harness]];
+    const given = codec.home ? ctx.args[codec.home.flag] : undefined;
     const config = given !== undefined ? String(given) : codec.store.configDir(ctx.proc.env);
     if (config === null) continue;
     roots.push(codec.store.rootIn(config));
@@ -231,21 +229,22 @@ async function main(ctx: Context): Promise<number> {
   const pattern = ctx.args.regexp !== undefined ? String(ctx.args.regexp) : ctx.files.shift();
   if (pattern === undefined) throw new UsageError('no PATTERN');
   // Files are read in positioned reads, which a pipe does not allow: `-` would be a file of that name.
-  if (ctx.files.includes('-')) throw new UsageError('- (standard input) is not searched: name session files or directories, or none for both stores');
+  if (ctx.files.includes('-')) throw new UsageError('- (standard input) is not searched: name session files or directories, or none for every store');
   const search = searchOf(ctx, pattern);
+  const codecs = await loadAll('codec');
   if (ctx.proc.worker) {
     // One file of a run on workers (its list was made by the main thread, which counts hits by the bytes written).
     return (await searchFiles(ctx, ctx.files, search)).errors > 0 ? 2 : 0;
   }
   let files: string[];
   try {
-    files = filesOf(ctx, ctx.files);
+    files = filesOf(ctx, codecs, ctx.files);
   } catch (err) {
     if (!(err instanceof ToolError)) throw err;
     ctx.note(err.message);
     return 2;
   }
-  const { jobsWanted, runOnWorkers } = await import('../core/workers.js');
+  const { jobsWanted, runOnWorkers } = await import('../core/parallel/workers.js');
   const jobs = await jobsWanted(ctx.args.jobs);
   if (typeof jobs === 'string') throw new UsageError(jobs);
   if (jobs > 1 && files.length > 1) {
@@ -295,7 +294,7 @@ export const grepTool: Tool = {
   name: 'tx-grep',
   help: HELP,
   options: {
-    string: ['role', 'jobs', 'config-dir', 'codex-home', 'regexp'],
+    string: ['role', 'jobs', 'regexp', ...HOMES.map((c) => c.home!.flag)],
     boolean: ['ignore-case', 'fixed-strings'],
     alias: { i: 'ignore-case', F: 'fixed-strings', e: 'regexp' },
   },

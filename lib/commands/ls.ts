@@ -1,24 +1,22 @@
-// tx-ls: a session store in (Claude Code's, or Codex's with --harness codex), one
+// tx-ls: a session store in (the default harness's, or another's with --harness), one
 // object per session out. Also the current session of a directory, a session's
-// subagents, and the plugin registry (Claude Code).
+// subagents, and the plugin registry (where the harness keeps them).
 import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_WINDOW_MINUTES, type FoundSession, type SessionFields, type SessionStore } from '../codec.js';
-import { codecFor } from '../codecs.js';
-import { ReadCounter } from '../core/file-lines.js';
+import { DEFAULT_WINDOW_MINUTES, type Codec, type FoundSession, type SessionFields } from '../codec.js';
+import { DEFAULT_HARNESS, HARNESSES, isHarness, loadFacet } from '../codecs.js';
+import { ReadCounter } from '../core/input/file-lines.js';
 import { describeError } from '../core/fs-error.js';
-import { BrokenPipe, OutputFailed } from '../core/output.js';
-import { ToolError, UsageError, type Context, type Tool } from '../core/run.js';
+import { BrokenPipe, OutputFailed } from '../core/output/output.js';
+import { ToolError, UsageError, type Context, type Tool } from '../core/tool.js';
 
-/** The store tx-ls lists: --harness (default claude-code). */
-function storeOf(ctx: Context): SessionStore {
-  const harness = stringOption(ctx, 'harness') ?? 'claude-code';
-  if (harness !== 'claude-code' && harness !== 'codex') throw new UsageError(`--harness is claude-code or codex, not ${JSON.stringify(harness)}`);
-  return codecFor(harness).store!;
-}
-
-function isCodex(ctx: Context): boolean {
-  return stringOption(ctx, 'harness') === 'codex';
+/** The codec whose store tx-ls lists: --harness (default the default harness's). */
+async function codecOf(ctx: Context): Promise<Codec> {
+  const harness = stringOption(ctx, 'harness') ?? DEFAULT_HARNESS;
+  if (!isHarness(harness)) throw new UsageError(`--harness is one of ${HARNESSES.join(', ')}, not ${JSON.stringify(harness)}`);
+  const codec = await loadFacet(harness, 'codec');
+  if (!codec.store) throw new UsageError(`--harness ${harness}: txcript cannot list ${codec.label} sessions`);
+  return codec;
 }
 
 const HELP = `usage: tx-ls [--root DIR] [--sort mtime|path] [--lines] [--deep] [DIR|FILE...]
@@ -26,14 +24,14 @@ const HELP = `usage: tx-ls [--root DIR] [--sort mtime|path] [--lines] [--deep] [
        tx-ls --subagents [SESSION]
        tx-ls --plugins [--config DIR]
 
-List the sessions of a Claude Code store (or with --harness codex a Codex
-store), one JSON object per session:
+List the sessions of a store (Claude Code's, or another harness's with
+--harness), one JSON object per session:
   path id project cwd git_branch version model title ai_title
   started_at modified_at bytes subagents [lines] [first_prompt]
 The store is $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects; for Codex
 $CODEX_HOME/sessions and archived_sessions, else ~/.codex/ (.jsonl.zst too).
 
-  --harness H       claude-code (default) or codex: whose store to list
+  --harness H       whose store to list: ${HARNESSES.join(', ')} (default ${DEFAULT_HARNESS})
   --root DIR        the sessions root to walk (default: the store's projects/)
   --config DIR      the config dir (default: $CLAUDE_CONFIG_DIR, else ~/.claude)
   --sort KEY        mtime (newest first) or path; waits for the whole walk
@@ -61,8 +59,8 @@ export interface SessionEntry extends SessionFields {
   subagents: number | null;
   lines?: number;
   first_prompt?: string | null;
-  /** Set on Codex entries (`--harness codex`). */
-  harness?: 'codex';
+  /** The harness, set on entries of any store but the default harness's. */
+  harness?: string;
 }
 
 interface ListOptions {
@@ -72,9 +70,10 @@ interface ListOptions {
 }
 
 /** The listing entry of one found session file; null (after a warning) when it cannot be read. */
-export function sessionEntry(ctx: Context, found: FoundSession, opts: ListOptions): SessionEntry | null {
+function sessionEntry(ctx: Context, codec: Codec, found: FoundSession, opts: ListOptions): SessionEntry | null {
+  const store = codec.store!;
   try {
-    const fields = storeOf(ctx).scan(found.path, found.stat.size, { deep: opts.deep, counter: opts.counter });
+    const fields = store.scan(found.path, found.stat.size, { deep: opts.deep, counter: opts.counter });
     const entry: SessionEntry = {
       path: found.path,
       id: fields.id,
@@ -88,10 +87,10 @@ export function sessionEntry(ctx: Context, found: FoundSession, opts: ListOption
       started_at: fields.started_at,
       modified_at: found.stat.mtime.toISOString(),
       bytes: found.stat.size,
-      subagents: storeOf(ctx).countSubagents(found.path),
+      subagents: store.countSubagents(found.path),
     };
-    if (isCodex(ctx)) entry.harness = 'codex';
-    if (opts.lines) entry.lines = storeOf(ctx).countLines(found.path, found.stat.size, opts.counter);
+    if (codec.harness !== DEFAULT_HARNESS) entry.harness = codec.harness;
+    if (opts.lines) entry.lines = store.countLines(found.path, found.stat.size, opts.counter);
     return entry;
   } catch (err) {
     ctx.warn({ src: found.path }, `cannot read: ${describeError(err)}`);
@@ -159,32 +158,34 @@ function storeDir(dir: string, said: string, opts: { mayBeMissing?: boolean; ses
   throw new ToolError(`${said}: not a directory`);
 }
 
-/** The sessions root: --root, else <--config>/projects, else the environment's storeOf(ctx). */
-export function rootOf(ctx: Context): string {
+/** The sessions root: --root, else the store's root under --config, else under the environment's config dir. */
+function rootOf(ctx: Context, codec: Codec): string {
+  const store = codec.store!;
   const root = stringOption(ctx, 'root');
   if (root !== undefined) return storeDir(root, `--root ${root}`, { sessionFile: true });
-  const config = configOf(ctx);
-  const inside = storeOf(ctx).rootIn(config);
+  const config = configOf(ctx, codec);
+  const inside = store.rootIn(config);
   return inside === config ? config : storeDir(inside, inside, { mayBeMissing: true });
 }
 
 /** The config dir: --config (which must exist), else the environment's (which may not, yet). */
-function configOf(ctx: Context, instead = '--root DIR'): string {
+function configOf(ctx: Context, codec: Codec, instead = '--root DIR'): string {
+  const store = codec.store!;
   const config = stringOption(ctx, 'config');
   if (config !== undefined) return storeDir(config, `--config ${config}`);
-  const found = storeOf(ctx).configDir(ctx.proc.env);
-  if (found === null) throw new ToolError(`no store: neither ${isCodex(ctx) ? 'CODEX_HOME' : 'CLAUDE_CONFIG_DIR'} nor HOME is set (use ${instead})`);
+  const found = store.configDir(ctx.proc.env);
+  if (found === null) throw new ToolError(`no store: ${codec.home ? `neither ${codec.home.variable} nor HOME is` : 'HOME is not'} set (use ${instead})`);
   return storeDir(found, found, { mayBeMissing: true });
 }
 
 /** The working directory for --current: --cwd resolved against the process's, else the process's. */
-export function cwdOf(ctx: Context): string {
+function cwdOf(ctx: Context): string {
   const dir = stringOption(ctx, 'cwd');
   return dir === undefined ? ctx.proc.cwd() : path.resolve(ctx.proc.cwd(), dir);
 }
 
-async function listSessions(ctx: Context, opts: ListOptions): Promise<void> {
-  const roots = ctx.files.length > 0 ? ctx.files : [rootOf(ctx)];
+async function listSessions(ctx: Context, codec: Codec, opts: ListOptions): Promise<void> {
+  const roots = ctx.files.length > 0 ? ctx.files : [rootOf(ctx, codec)];
   const sort = stringOption(ctx, 'sort');
   if (sort !== undefined && sort !== 'mtime' && sort !== 'path') throw new UsageError(`--sort is mtime or path, not ${JSON.stringify(sort)}`);
   const progress = new Progress(ctx, opts.counter);
@@ -194,8 +195,8 @@ async function listSessions(ctx: Context, opts: ListOptions): Promise<void> {
   // Every DIR named is checked before anything is listed: a missing one is an error, not an empty listing.
   for (const root of ctx.files) storeDir(root, root, { sessionFile: true });
   for (const root of roots) {
-    for (const found of storeOf(ctx).discover(root, (p) => ctx.warn({ src: p.path }, p.message))) {
-      const entry = sessionEntry(ctx, found, opts);
+    for (const found of codec.store!.discover(root, (p) => ctx.warn({ src: p.path }, p.message))) {
+      const entry = sessionEntry(ctx, codec, found, opts);
       progress.tick(++count);
       if (entry === null) continue;
       // Sorting needs the whole walk; otherwise each session goes out as it is found.
@@ -216,27 +217,29 @@ async function listSessions(ctx: Context, opts: ListOptions): Promise<void> {
   for (const entry of kept) await ctx.out.writeJson(entry);
 }
 
-async function listCurrent(ctx: Context, opts: ListOptions): Promise<void> {
-  const root = rootOf(ctx);
+async function listCurrent(ctx: Context, codec: Codec, opts: ListOptions): Promise<void> {
+  const store = codec.store!;
+  const root = rootOf(ctx, codec);
   const cwd = cwdOf(ctx);
   const window = numberOption(ctx, 'window', DEFAULT_WINDOW_MINUTES);
-  const sessions = storeOf(ctx).current(root, cwd, window, (p) => ctx.warn({ src: p.path }, p.message));
+  const sessions = store.current(root, cwd, window, (p) => ctx.warn({ src: p.path }, p.message));
   if (sessions.length === 0) throw new ToolError(`no session of ${cwd} under ${root}`);
   if (sessions.length > 1) ctx.note(`${sessions.length} sessions were modified within ${window} minutes of each other, newest first; compare their first prompts`);
   for (const found of sessions) {
-    const entry = sessionEntry(ctx, found, opts);
+    const entry = sessionEntry(ctx, codec, found, opts);
     if (entry === null) continue;
-    entry.first_prompt = storeOf(ctx).firstPrompt(found.path, found.stat.size, 300, opts.counter);
+    entry.first_prompt = store.firstPrompt(found.path, found.stat.size, 300, opts.counter);
     await ctx.out.writeJson(entry);
   }
 }
 
-/** The session file SESSION names: a path, or a session id (file name) in the storeOf(ctx). */
-export function resolveSession(ctx: Context, name: string | undefined): string {
+/** The session file SESSION names: a path, or a session id (or a unique prefix of one) in the store. */
+function resolveSession(ctx: Context, codec: Codec, name: string | undefined): string {
+  const store = codec.store!;
   if (name === undefined) {
-    const root = rootOf(ctx);
+    const root = rootOf(ctx, codec);
     const cwd = cwdOf(ctx);
-    const current = storeOf(ctx).current(root, cwd, 0, (p) => ctx.warn({ src: p.path }, p.message));
+    const current = store.current(root, cwd, 0, (p) => ctx.warn({ src: p.path }, p.message));
     if (current.length === 0) throw new ToolError(`no session of ${cwd} under ${root} (name one: tx-ls --subagents SESSION)`);
     return current[0].path;
   }
@@ -250,11 +253,11 @@ export function resolveSession(ctx: Context, name: string | undefined): string {
     if (!stat.isFile()) throw new ToolError(`${name}: not a session file`);
     return name;
   }
-  const root = rootOf(ctx);
+  const root = rootOf(ctx, codec);
   const exact: string[] = [];
   const prefixed: string[] = [];
-  for (const found of storeOf(ctx).discover(root, () => {})) {
-    const stem = isCodex(ctx) ? storeOf(ctx).scan(found.path, found.stat.size).id : path.basename(found.path, '.jsonl');
+  for (const found of store.discover(root, () => {})) {
+    const stem = store.idOf(found.path);
     if (stem === name) exact.push(found.path);
     else if (stem.startsWith(name)) prefixed.push(found.path);
   }
@@ -264,14 +267,15 @@ export function resolveSession(ctx: Context, name: string | undefined): string {
   return matches[0];
 }
 
-async function listSubagents(ctx: Context, counter: ReadCounter): Promise<void> {
+async function listSubagents(ctx: Context, codec: Codec, counter: ReadCounter): Promise<void> {
   if (ctx.files.length > 1) throw new UsageError('--subagents takes one SESSION');
-  const file = resolveSession(ctx, ctx.files[0]);
-  for (const entry of storeOf(ctx).subagents(file, counter)) await ctx.out.writeJson(entry);
+  const file = resolveSession(ctx, codec, ctx.files[0]);
+  for (const entry of codec.store!.subagents(file, counter)) await ctx.out.writeJson(entry);
 }
 
-async function listPlugins(ctx: Context): Promise<void> {
-  const file = storeOf(ctx).pluginRegistryPath(configOf(ctx, '--config DIR'));
+async function listPlugins(ctx: Context, codec: Codec): Promise<void> {
+  const store = codec.store!;
+  const file = store.pluginRegistryPath(configOf(ctx, codec, '--config DIR'));
   if (file === null) return;
   try {
     statSync(file);
@@ -280,7 +284,7 @@ async function listPlugins(ctx: Context): Promise<void> {
     throw new ToolError(`${file}: cannot read: ${describeError(err)}`);
   }
   try {
-    await storeOf(ctx).readPlugins(file, (p) => ctx.out.writeJson(p));
+    await store.readPlugins(file, (p) => ctx.out.writeJson(p));
   } catch (err) {
     if (err instanceof BrokenPipe || err instanceof OutputFailed) throw err;
     throw new ToolError(`${file}: not a plugin registry: ${(err as Error).message}`);
@@ -295,17 +299,21 @@ async function main(ctx: Context): Promise<void> {
     deep: ctx.args.deep === true,
     counter: new ReadCounter(),
   };
+  const codec = await codecOf(ctx);
+  const store = codec.store!;
   if (ctx.args.current) {
     if (ctx.files.length > 0) throw new UsageError('--current takes no arguments (use --cwd DIR)');
-    return listCurrent(ctx, opts);
+    return listCurrent(ctx, codec, opts);
   }
-  if (isCodex(ctx) && (ctx.args.subagents || ctx.args.plugins)) throw new UsageError(`--${ctx.args.subagents ? 'subagents' : 'plugins'} lists Claude Code's; Codex keeps no such thing beside a session`);
-  if (ctx.args.subagents) return listSubagents(ctx, opts.counter);
+  for (const what of ['subagents', 'plugins'] as const) {
+    if (ctx.args[what] && !store.keeps[what]) throw new UsageError(`--${what}: ${codec.label} keeps no ${what === 'plugins' ? 'plugin registry' : 'subagent transcripts beside a session'}`);
+  }
+  if (ctx.args.subagents) return listSubagents(ctx, codec, opts.counter);
   if (ctx.args.plugins) {
     if (ctx.files.length > 0) throw new UsageError('--plugins takes no arguments (use --config DIR)');
-    return listPlugins(ctx);
+    return listPlugins(ctx, codec);
   }
-  return listSessions(ctx, opts);
+  return listSessions(ctx, codec, opts);
 }
 
 /** The tx-ls tool. */

@@ -1,71 +1,71 @@
 // tx-native: records back to the native lines they came from, byte for byte; and a
-// Common stream written as sessions of a harness (Claude Code, Codex), on stdout or
-// installed for resume.
+// Common stream written as sessions of a harness (any codec with a writer), on stdout
+// or installed for resume.
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Codec, InstallTarget, NativeWriter } from '../codec.js';
-import { beneath, InstallTransaction, TargetExists, UnsafePath } from '../core/install-file.js';
+import { beneath, InstallTransaction, TargetExists, UnsafePath } from '../core/install/install-file.js';
 import { isUuid, TXCRIPT_NAMESPACE, uuidV5 } from '../core/uuid.js';
 import { cleanSession, type ArtifactBlock, type CommonMessage, type CommonSession } from '../common.js';
-import { Continuable, datedSession, NotContinuable } from '../continuable.js';
-import { reusedChunks } from '../core/file-chunks.js';
-import { isLongPiece, lineBatches, LONG_LINE, type PhysicalLine } from '../core/lines.js';
-import { Output } from '../core/output.js';
-import { LongReader, pushNative, writeNative } from '../core/records.js';
-import { ToolError, UsageError, type Context, type Tool } from '../core/run.js';
-import { decodeLine, recordView } from '../record.js';
-import { stringifyJson } from '../core/json-text.js';
+import { Continuable } from '../continuable/continuable.js';
+import { datedSession } from '../continuable/placeholders.js';
+import { NotContinuable } from '../continuable/rules.js';
+import { reusedChunks } from '../core/input/file-chunks.js';
+import { isLongPiece, lineBatches, LONG_LINE, type PhysicalLine } from '../core/input/lines.js';
+import { Output } from '../core/output/output.js';
+import { LongReader, pushNative, writeNative } from '../records/read.js';
+import { ToolError, UsageError, type Context, type Tool } from '../core/tool.js';
+import { decodeLine, recordView } from '../records/record-bytes.js';
+import { stringifyJson } from '../core/json/json-text.js';
+import { DEFAULT_HARNESS, HARNESSES, isHarness, lineCodecFor, loadFacet } from '../codecs.js';
+import type { Harness } from '../record.js';
 
 const HELP = `usage: tx-native [--strict] [FILE...]
-       tx-native [--harness claude-code|codex] [--session-id UUID]
+       tx-native [--harness ${HARNESSES.join('|')}] [--session-id UUID]
                  [--from-compaction] [--context-window N]
                  [--install [--config-dir DIR] [--cwd DIR]] [FILE...]
 
 Records in (from tx-parse, possibly filtered): each native line written back
 exactly as it was, with its own line end, BOM, glue and final-newline state.
 
-A Common stream in (from tx-common): each session written as a Claude Code
-session (or with --harness codex a Codex rollout), deterministically, made
-continuable first: every tool call answered (a placeholder result where none was
-recorded), no empty message, the user's message first, tool inputs objects for
-Claude Code; a conversation larger than the context window is not written (exit 1).
+A Common stream in (from tx-common): each session written as a session of the
+harness (${DEFAULT_HARNESS} by default), deterministically, made continuable first:
+every tool call answered (a placeholder result where none was recorded), no
+empty message, what the client needs first first, tool inputs as it takes them;
+a conversation larger than the context window is not written (exit 1).
 
-  --harness NAME     the harness to write: claude-code (default) or codex
+  --harness NAME     the harness to write: ${HARNESSES.join(', ')}
 
   --session-id UUID  the new session's id (default: the Common session's id if it
                      is a UUID, else a UUIDv5 of it); one session only;
                      "new" makes a fresh random UUID
   --from-compaction  start each session from its latest compaction
-  --context-window N the context window to fit, in tokens (default: the client's,
-                     200000 for Claude Code, 258400 for Codex)
-  --install          write each session where the client looks for it (Claude Code:
-                     <config>/projects/<slug of cwd>/<id>.jsonl; Codex:
-                     <home>/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl), atomically,
+  --context-window N the context window to fit, in tokens (default: the client's)
+  --install          write each session where the client looks for it, atomically,
                      never over an existing session, and print the resume command
-  --config-dir DIR   the config directory (default $CLAUDE_CONFIG_DIR, else ~/.claude;
-                     for Codex $CODEX_HOME, else ~/.codex)
+  --config-dir DIR   the harness's configuration directory (default from its
+                     variable: ${HARNESSES.map(lineCodecFor).filter((c) => c.home).map((c) => `$${c.home!.variable}`).join(', ')}; else under HOME)
   --cwd DIR          the project directory to resume in (default: the session's cwd)
   --strict           exit 1 if any input line was skipped
   -h, --help         this text        --version   the version
 See tx-native(1).`;
 
-/** The harnesses a Common stream can be written as. */
-const TARGETS = ['claude-code', 'codex'] as const;
-
-/** The harness --harness names (Claude Code by default). */
-function targetHarness(name: unknown): (typeof TARGETS)[number] {
-  if (name === undefined) return 'claude-code';
-  if (!TARGETS.includes(name as (typeof TARGETS)[number])) throw new UsageError(`--harness ${JSON.stringify(name)} is not one of ${TARGETS.join(', ')}`);
-  return name as (typeof TARGETS)[number];
+/** The harness --harness names (the default harness when none). */
+function targetHarness(name: unknown): Harness {
+  if (name === undefined) return DEFAULT_HARNESS;
+  if (typeof name !== 'string' || !isHarness(name)) throw new UsageError(`--harness ${JSON.stringify(name)} is not one of ${HARNESSES.join(', ')}`);
+  return name;
 }
 
 /**
  * The codec of a harness, loaded when the first Common session arrives: records are
- * written back without one, and the codecs are most of a start-up.
+ * written back without one, and a codec is most of a start-up.
  */
-async function loadCodec(harness: (typeof TARGETS)[number]): Promise<Codec> {
-  return (await import('../codecs.js')).codecFor(harness);
+async function loadCodec(harness: Harness): Promise<Codec> {
+  const codec = await loadFacet(harness, 'codec');
+  if (!codec.fromCommon || !codec.store?.installTarget) throw new UsageError(`--harness ${harness}: txcript cannot write ${codec.label} sessions`);
+  return codec;
 }
 
 /** The destination of the session being written. */
@@ -204,7 +204,7 @@ async function main(ctx: Context): Promise<void> {
       return;
     }
     const config = args['config-dir'] ?? store.configDir(ctx.proc.env);
-    if (!config) throw new ToolError(`no config directory: set ${harness === 'codex' ? 'CODEX_HOME' : 'CLAUDE_CONFIG_DIR'} or HOME, or use --config-dir`);
+    if (!config) throw new ToolError(`no config directory: set ${codec.home ? `${codec.home.variable} or ` : ''}HOME, or use --config-dir`);
     const cwd = path.resolve(ctx.proc.cwd(), args.cwd ?? session.cwd ?? ctx.proc.cwd());
     let target: InstallTarget;
     let stream: Writable;
@@ -250,7 +250,7 @@ async function main(ctx: Context): Promise<void> {
           if (isLongPiece(line)) {
             // Too long to hold: a record's raw_base64 is decoded as it streams by, a native line copied.
             if (args.install) throw new ToolError(`${input.src ?? 'stdin'}:${line.n}: a line longer than ${LONG_LINE} bytes cannot be installed`);
-            if (line.first) long = new LongReader(ctx, input.src, line.n, { long: () => 'native' }, true, 'claude-code');
+            if (line.first) long = new LongReader(ctx, input.src, line.n, { long: () => 'native' }, true, DEFAULT_HARNESS);
             long!.piece(line);
             await ctx.out.flushIfFull();
             continue;
@@ -325,7 +325,7 @@ function metaFile(target: InstallTarget): string {
 
 /** A native line as a record of it, to write it back with its own BOM and line end. */
 function nativeLineView(line: PhysicalLine) {
-  return recordView({ harness: 'claude-code', n: line.n, kind: 'other', ...(line.bom ? { bom: true } : {}), ...(line.crlf ? { crlf: true } : {}), ...(line.eol ? {} : { eol: false }) }, line.bytes);
+  return recordView({ harness: DEFAULT_HARNESS, n: line.n, kind: 'other', ...(line.bom ? { bom: true } : {}), ...(line.crlf ? { crlf: true } : {}), ...(line.eol ? {} : { eol: false }) }, line.bytes);
 }
 
 /** The tx-native tool. */

@@ -1,19 +1,20 @@
 // tx-parse --follow: records of the lines appended to session files, as they are
-// written, like `tail -F`. The bytes come from lib/core/follow.ts and go through the
+// written, like `tail -F`. The bytes come from lib/core/input/follow.ts and go through the
 // same line splitter and SourceParser as a plain read, so once the writer stops the
 // output is what tx-parse writes for the file. A line is complete at its newline: an
 // unfinished last line waits, and is written as a last line without newline only when
 // the file's content ends (truncation, replacement, or the end of following).
 import { closeSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { CODECS } from '../codecs.js';
-import { follow } from '../core/follow.js';
+import type { Codec } from '../codec.js';
+import { HARNESSES, loadAll } from '../codecs.js';
+import { follow } from '../core/input/follow.js';
 import { describeError } from '../core/fs-error.js';
-import { LineSplitter } from '../core/lines.js';
-import { openRegular } from '../core/regular-file.js';
-import { stdinIsTerminal, ToolError, UsageError, type Context } from '../core/run.js';
+import { LineSplitter } from '../core/input/lines.js';
+import { openRegular } from '../core/input/regular-file.js';
+import { stdinIsTerminal, ToolError, UsageError, type Context } from '../core/tool.js';
 import { currentSessionForTerminal } from './current-session.js';
-import { SourceParser } from './parse.js';
+import { SourceParser } from '../records/source-parser.js';
 import { sessionsById, storeRoots } from './session-lookup.js';
 
 /** What to follow: a file, and whether its subagent transcripts come with it. */
@@ -23,30 +24,32 @@ interface Target {
 }
 
 /** The session file an id (or a unique prefix of one) names, in any harness's store. */
-function sessionById(ctx: Context, id: string): string {
+async function sessionById(ctx: Context, id: string): Promise<string> {
   // A compressed (archived) rollout is not appended to: there is nothing to follow.
-  const matches = sessionsById(storeRoots(ctx.proc.env), id).filter((m) => m.path.endsWith('.jsonl'));
-  if (matches.length === 0) throw new ToolError(`${id}: no such file, and no session of that id in the stores (${CODECS.map((c) => c.harness).join(', ')})`);
+  const matches = sessionsById(await storeRoots(ctx.proc.env), id).filter((m) => m.path.endsWith('.jsonl'));
+  if (matches.length === 0) throw new ToolError(`${id}: no such file, and no session of that id in the stores (${HARNESSES.join(', ')})`);
   if (matches.length > 1) throw new ToolError(`${id} names ${matches.length} sessions: ${matches.map((m) => m.path).join(', ')}`);
   return matches[0].path;
 }
 
-function targetsOf(ctx: Context): Target[] {
+async function targetsOf(ctx: Context): Promise<Target[]> {
   if (ctx.files.includes('-')) throw new UsageError('--follow reads files, not stdin (stdin is read to its end without --follow)');
   if (ctx.files.length === 0) {
     if (!stdinIsTerminal(ctx.proc)) throw new UsageError('--follow needs a FILE or a session id (stdin is read to its end without --follow)');
-    return [{ file: currentSessionForTerminal(ctx), subagents: true }];
+    return [{ file: await currentSessionForTerminal(ctx), subagents: true }];
   }
-  return ctx.files.map((name) => {
-    if (existsSync(name) || name.includes('/') || name.endsWith('.jsonl')) return { file: name, subagents: false };
-    return { file: sessionById(ctx, name), subagents: true };
-  });
+  const targets: Target[] = [];
+  for (const name of ctx.files) {
+    if (existsSync(name) || name.includes('/') || name.endsWith('.jsonl')) targets.push({ file: name, subagents: false });
+    else targets.push({ file: await sessionById(ctx, name), subagents: true });
+  }
+  return targets;
 }
 
 /** The subagent transcripts beside the sessions, and the directories that hold them. */
-function subagentsOf(sessions: string[]): { files: string[]; dirs: string[] } {
+function subagentsOf(codecs: Codec[], sessions: string[]): { files: string[]; dirs: string[] } {
   const files = new Set<string>();
-  for (const session of sessions) for (const codec of CODECS) for (const f of codec.store?.subagentFiles(session) ?? []) files.add(f);
+  for (const session of sessions) for (const codec of codecs) for (const f of codec.store?.subagentFiles(session) ?? []) files.add(f);
   return { files: [...files], dirs: [...new Set([...files].map((f) => path.dirname(f)))] };
 }
 
@@ -80,7 +83,7 @@ class FollowedSource {
 
 /** tx-parse --follow: follow the files (or sessions) named until SIGINT or SIGTERM. */
 export async function followParse(ctx: Context): Promise<void> {
-  const targets = targetsOf(ctx);
+  const targets = await targetsOf(ctx);
   let unreadable = 0;
   const files: string[] = [];
   for (const t of targets) {
@@ -94,6 +97,7 @@ export async function followParse(ctx: Context): Promise<void> {
   }
   if (files.length === 0) throw new ToolError('nothing to follow');
   const sessions = targets.filter((t) => t.subagents).map((t) => t.file);
+  const codecs = sessions.length > 0 ? await loadAll('codec') : [];
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.on('SIGINT', onSignal);
@@ -107,7 +111,7 @@ export async function followParse(ctx: Context): Promise<void> {
   try {
     const events = follow({
       files,
-      discover: sessions.length > 0 ? () => subagentsOf(sessions) : undefined,
+      discover: sessions.length > 0 ? () => subagentsOf(codecs, sessions) : undefined,
       signal: stop.signal,
       // A named file was checked above; this is a subagent's that is no regular file.
       onSkip: (file, err) => ctx.note(`${file}: cannot follow: ${describeError(err)}`),

@@ -2,10 +2,10 @@
 // text with [REDACTED:<rule>], line for line; --report says what was replaced (never the
 // secret), --check only says whether anything would be.
 import { createWriteStream, openSync, closeSync, fstatSync, readSync } from 'node:fs';
-import { keepYoungSize, sizeHeaps } from '../core/heap-flags.js';
-import { splitLines, type PhysicalLine } from '../core/lines.js';
-import { Output } from '../core/output.js';
-import { ToolError, UsageError, type Context, type Tool } from '../core/run.js';
+import { keepYoungSize, sizeHeaps } from '../core/parallel/heap-flags.js';
+import { splitLines, type PhysicalLine } from '../core/input/lines.js';
+import { Output } from '../core/output/output.js';
+import { ToolError, UsageError, type Context, type Tool } from '../core/tool.js';
 import { HomeMasker } from '../redact/home.js';
 import { redactLine } from '../redact/redact-line.js';
 import { TextRedactor, type Redaction } from '../redact/redact-text.js';

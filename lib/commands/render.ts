@@ -1,15 +1,18 @@
 // tx-render: a session as a page people read. Common lines are rendered as they come;
 // records and native session lines are first converted by tx-common's own writer.
+import { DEFAULT_HARNESS } from '../codecs.js';
 import { CommonWriter, type CommonOut } from './common.js';
-import { splitLines } from '../core/lines.js';
-import { stdoutIsTerminal, UsageError, type Context, type Tool } from '../core/run.js';
-import { parsePhysicalLine } from '../parse-line.js';
-import { decodeLine, recordView, type Harness } from '../record.js';
+import { splitLines } from '../core/input/lines.js';
+import { stdoutIsTerminal, UsageError, type Context, type Tool } from '../core/tool.js';
+import { parsePhysicalLine } from '../records/parse-line.js';
+import { type Harness } from '../record.js';
+import { decodeLine, recordView } from '../records/record-bytes.js';
 import { HtmlPage, type PageSink } from '../render/html.js';
 import { MarkdownDoc } from '../render/markdown.js';
 import { CommonRenderer } from '../render/stream.js';
 
 const HELP = `usage: tx-render [--format html|md] [--active] [--sidechains] [--subagents] [FILE...]
+       tx-render --usage [FILE...]
 
 Write a session as a page people read: one self-contained HTML page (no
 network; search, folded tool calls, diffs, light and dark), or Markdown for
@@ -21,6 +24,8 @@ native session files, from the files named (- is stdin) or stdin.
   --sidechains   records only: also sidechain lines kept in a main file
   --subagents    records only: also each file's subagent transcripts, shown
                  under the call that dispatched them
+  --usage        a usage page instead: reads tx-stats buckets (tx-stats --by
+                 day) and draws cost and tokens by model
   --strict       exit 1 if any line was invalid or could not be rendered
   -h, --help     this text        --version   the version
 See tx-render(1).`;
@@ -51,6 +56,7 @@ class CommonLines implements CommonOut {
 }
 
 async function main(ctx: Context): Promise<void> {
+  if (ctx.args.usage) return usagePage(ctx);
   const format = ctx.args.format ?? (stdoutIsTerminal(ctx.proc) ? 'md' : 'html');
   if (format !== 'html' && format !== 'md') throw new UsageError(`--format must be html or md, not ${JSON.stringify(format)}`);
   const sink: PageSink = { write: (text) => ctx.out.write(text) };
@@ -60,10 +66,10 @@ async function main(ctx: Context): Promise<void> {
     const problem = await renderer.line(value);
     if (problem) ctx.warn(where, problem);
   };
-  const writer = new CommonWriter(ctx, new CommonLines(common));
+  const writer = await CommonWriter.open(ctx, new CommonLines(common));
   try {
     for await (const input of ctx.inputs()) {
-      let previous: Harness = 'claude-code';
+      let previous: Harness = DEFAULT_HARNESS;
       for await (const line of splitLines(input.stream)) {
         if (line.bytes.length === 0) continue;
         where = { src: input.src, n: line.n };
@@ -89,6 +95,27 @@ async function main(ctx: Context): Promise<void> {
   }
 }
 
+/** tx-render --usage: the buckets of the input as one page. */
+async function usagePage(ctx: Context): Promise<void> {
+  if (ctx.args.format !== undefined && ctx.args.format !== 'html') throw new UsageError('--usage writes HTML only');
+  const page = new (await import('../render/usage-page.js')).UsagePage();
+  for await (const input of ctx.inputs()) {
+    for await (const line of splitLines(input.stream)) {
+      if (line.bytes.length === 0) continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(line.bytes.toString('utf8'));
+      } catch {
+        ctx.warn({ src: input.src, n: line.n }, 'not JSON, skipped');
+        continue;
+      }
+      const problem = page.add(value);
+      if (problem) ctx.warn({ src: input.src, n: line.n }, problem);
+    }
+  }
+  await ctx.out.write(page.html());
+}
+
 const COMMON_BLOCKS = new Set(['text', 'thinking', 'redacted_thinking', 'tool_use', 'tool_result', 'image', 'artifact']);
 
 /** A line of the Common stream (not a record, not a native line). Early Codex rollouts also have `"type":"message"` lines; theirs hold `input_text` and `output_text` blocks. */
@@ -103,4 +130,4 @@ function isCommonLine(value: unknown): boolean {
 }
 
 /** The tx-render tool. */
-export const renderTool: Tool = { name: 'tx-render', help: HELP, options: { string: ['format'], boolean: ['active', 'sidechains', 'subagents'] }, main };
+export const renderTool: Tool = { name: 'tx-render', help: HELP, options: { string: ['format'], boolean: ['active', 'sidechains', 'subagents', 'usage'] }, main };

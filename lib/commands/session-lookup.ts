@@ -1,13 +1,9 @@
 // A session named by its id (or a unique prefix of it), looked up in the stores of every
 // harness, the way tx-ls discovers them.
-import path from 'node:path';
 import { existsSync } from 'node:fs';
 import type { Codec } from '../codec.js';
-import { CODECS } from '../codecs.js';
-import { ToolError } from '../core/run.js';
-
-/** A Codex rollout's file name ends in its session id. */
-const ROLLOUT_ID = /-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(?:\.zst)?$/i;
+import { loadAll } from '../codecs.js';
+import { ToolError } from '../core/tool.js';
 
 /** A harness's sessions root, from its configuration directory. */
 export interface StoreRoot {
@@ -16,9 +12,9 @@ export interface StoreRoot {
 }
 
 /** The sessions roots that exist: each harness's configuration directory from `configs` (by harness), else from the environment. */
-export function storeRoots(env: NodeJS.ProcessEnv, configs: ReadonlyMap<string, string> = new Map()): StoreRoot[] {
+export async function storeRoots(env: NodeJS.ProcessEnv, configs: ReadonlyMap<string, string> = new Map()): Promise<StoreRoot[]> {
   const roots: StoreRoot[] = [];
-  for (const codec of CODECS) {
+  for (const codec of await loadAll('codec')) {
     if (!codec.store) continue;
     const config = configs.get(codec.harness) ?? codec.store.configDir(env);
     if (config === null) continue;
@@ -28,11 +24,6 @@ export function storeRoots(env: NodeJS.ProcessEnv, configs: ReadonlyMap<string, 
   return roots;
 }
 
-/** The id a session file is named by: a rollout's trailing UUID, else the file name. */
-export function fileSessionId(file: string): string {
-  return ROLLOUT_ID.exec(path.basename(file))?.[1] ?? path.basename(file).replace(/\.jsonl(?:\.zst)?$/, '');
-}
-
 /** Every session file of the roots whose id is `id`, else those whose id starts with it. */
 export function sessionsById(roots: StoreRoot[], id: string): { codec: Codec; path: string }[] {
   const exact: { codec: Codec; path: string }[] = [];
@@ -40,7 +31,7 @@ export function sessionsById(roots: StoreRoot[], id: string): { codec: Codec; pa
   const wanted = id.toLowerCase();
   for (const { codec, root } of roots) {
     for (const found of codec.store!.discover(root, () => {})) {
-      const stem = fileSessionId(found.path).toLowerCase();
+      const stem = codec.store!.idOf(found.path).toLowerCase();
       if (stem === wanted) exact.push({ codec, path: found.path });
       else if (stem.startsWith(wanted)) prefixed.push({ codec, path: found.path });
     }

@@ -12,7 +12,7 @@
 // Lines longer than the read size are joined before they are searched, up to the limit
 // tx-parse parses (64 MiB); a longer line is dropped as it is read, so memory stays flat.
 
-import { LONG_LINE } from './lines.js';
+import { LONG_LINE } from './input/lines.js';
 
 /** What the pre-filter searches a chunk for: the literal, and the escapes that bypass it. */
 export interface Prefilter {

@@ -2,18 +2,9 @@
 // reaches their first line without starting its ES module loader, so `--version`,
 // answered here before anything else loads, costs little more than node itself.
 // Anything else imports the tool (ES modules, from here on) and runs it (run.ts).
-import { readFileSync, writeSync } from 'node:fs';
-import path from 'node:path';
-import type { Tool } from './run.js' with { 'resolution-mode': 'import' };
-
-/** The package's version, or "unknown" when package.json cannot be read. */
-export function version(): string {
-  try {
-    return JSON.parse(readFileSync(path.join(__dirname, '../../../package.json'), 'utf8')).version;
-  } catch {
-    return 'unknown';
-  }
-}
+import { writeSync } from 'node:fs';
+import type { Tool } from './tool.js' with { 'resolution-mode': 'import' };
+import { version } from './version.cjs';
 
 /**
  * True when the arguments ask for the version alone, as run() would read them:

@@ -3,7 +3,7 @@
 // JSON.stringify only when one changed; anything else is redacted as text. A line that
 // keeps all its strings keeps its bytes.
 import { isUtf8 } from 'node:buffer';
-import { rewriteStrings } from '../core/field-path.js';
+import { rewriteStrings } from '../core/json/field-path.js';
 import type { LineSurvey, Redaction, TextRedactor } from './redact-text.js';
 
 /** What became of one line. */

@@ -2,7 +2,7 @@
 // expected kind of each is stated here, by hand, from the rules in tx-parse(1).
 import { readFileSync, readdirSync } from 'node:fs';
 import t from 'tap';
-import { classifyLine } from '../../lib/classify.js';
+import { classifyLine } from '../../lib/records/classify.js';
 import { repo } from '../helpers.js';
 
 const expected: Record<string, string> = {

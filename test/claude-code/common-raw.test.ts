@@ -1,4 +1,4 @@
-// tx-common carries the long strings of tool results as bytes (core/raw-strings.ts): on
+// tx-common carries the long strings of tool results as bytes (core/json/raw-strings.ts): on
 // every corpus file, under every option, its output is the same as when every string is
 // decoded and encoded again, and the same when every string of a tool result or prompt
 // line is carried, however short.
@@ -6,10 +6,11 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { CommonWriter } from '../../lib/commands/common.js';
 import { parseTool } from '../../lib/commands/parse.js';
-import { physicalLine } from '../../lib/core/lines.js';
-import { RawStrings } from '../../lib/core/raw-strings.js';
-import { parsePhysicalLine } from '../../lib/parse-line.js';
-import { decodeRecord, recordView, type Harness } from '../../lib/record.js';
+import { physicalLine } from '../../lib/core/input/lines.js';
+import { RawStrings } from '../../lib/core/json/raw-strings.js';
+import { parsePhysicalLine } from '../../lib/records/parse-line.js';
+import { type Harness } from '../../lib/record.js';
+import { decodeRecord, recordView } from '../../lib/records/record-bytes.js';
 import { corpusFiles, runTool } from '../helpers.js';
 
 /** tx-parse's records of a file, one buffer each. */
@@ -28,7 +29,7 @@ async function recordLines(file: string): Promise<Buffer[]> {
 async function common(input: Buffer[] | string, args: Record<string, boolean>, raw: RawStrings | null): Promise<{ text: string; heldMost: number }> {
   const out: Buffer[] = [];
   const ctx = { args, out: { write: (d: string | Buffer) => void out.push(Buffer.from(d)) }, warn: () => {}, note: () => {} } as any;
-  const writer = new CommonWriter(ctx, ctx.out, raw);
+  const writer = await CommonWriter.open(ctx, ctx.out, raw);
   let heldMost = 0;
   const take = async (finishing: Promise<void> | undefined) => {
     if (finishing) await finishing;

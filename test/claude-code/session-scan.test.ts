@@ -3,7 +3,7 @@
 import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { ChunkReader, countLines, linesWithValue, ReadCounter } from '../../lib/core/file-lines.js';
+import { ChunkReader, countLines, linesWithValue, ReadCounter } from '../../lib/core/input/file-lines.js';
 import { firstPrompt, scanSession } from '../../lib/claude-code/session-scan.js';
 import { assistantLine, fullFields, line, userLine } from './store-helpers.js';
 

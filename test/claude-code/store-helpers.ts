@@ -5,13 +5,14 @@ import { createReadStream, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { splitLines } from '../../lib/core/lines.js';
-import { run, type Proc, type Tool } from '../../lib/core/run.js';
+import { splitLines } from '../../lib/core/input/lines.js';
+import { run } from '../../lib/core/run.js';
+import { type Proc, type Tool } from '../../lib/core/tool.js';
 import type { SessionFields } from '../../lib/codec.js';
-import { parsePhysicalLine } from '../../lib/parse-line.js';
+import { parsePhysicalLine } from '../../lib/records/parse-line.js';
 
 /** The repository root (compiled tests live in build/test/). */
-export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+export const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** The shared Claude Code corpus beside the repository, or null when absent. */
 export function corpusDir(): string | null {

@@ -197,7 +197,7 @@ t.test('impossible dates neither crash an install nor reach the rollout', async 
 });
 
 t.test('--harness names a harness tx-native writes', async (t) => {
-  const r = await runTool(nativeTool, ['--harness', 'gemini'], ['']);
+  const r = await runTool(nativeTool, ['--harness', 'emacs'], ['']);
   t.equal(r.status, 2);
-  t.match(r.stderr, 'tx-native: --harness "gemini" is not one of claude-code, codex');
+  t.match(r.stderr, /tx-native: --harness "emacs" is not one of claude-code, codex/);
 });

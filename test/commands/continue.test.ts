@@ -145,7 +145,7 @@ t.test('usage errors: no id, no or an unknown --with, a --session-id that is not
   const dir = scratch(t);
   for (const [args, said] of [
     [['--with', 'codex'], 'name one session'],
-    [[CODEX_ID], '--with codex|claude-code'],
+    [[CODEX_ID], '--with claude-code|codex: which client'],
     [[CODEX_ID, '--with', 'emacs'], '--with "emacs" is not one of claude-code, codex'],
     [[CODEX_ID, '--with', 'codex', '--session-id', 'x'], '--session-id "x" is not a UUID'],
   ] as [string[], string][]) {

@@ -12,7 +12,7 @@ import t from 'tap';
 import { recordedSessionFiles } from '../harness/index.js';
 import { corpusFiles } from '../helpers.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'claude-code');
 const bin = (name: string) => join(ROOT, 'build', 'bin', `${name}.js`);
 

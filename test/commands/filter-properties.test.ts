@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'claude-code');
 const bin = (name: string) => join(ROOT, 'build', 'bin', `${name}.js`);
 const run = (name: string, args: string[], input?: Buffer | string) => spawnSync(process.execPath, [bin(name), ...args], { input, maxBuffer: 1 << 30 });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const CASES = join(ROOT, 'fixtures', 'filter');
 const bin = (name: string) => join(ROOT, 'build', 'bin', `${name}.js`);
 

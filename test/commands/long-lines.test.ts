@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { LineSplitter, isLongPiece, type LineItem } from '../../lib/core/lines.js';
+import { LineSplitter, isLongPiece, type LineItem } from '../../lib/core/input/lines.js';
 import { repo, runBin } from '../helpers.js';
 
 /** Every byte of the input, rebuilt from what the splitter reported. */

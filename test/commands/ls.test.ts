@@ -330,7 +330,7 @@ t.test('--subagents lists each subagent with its .meta.json fields and the Agent
 });
 
 t.test('--subagents of the session recorded from the real CLI matches its meta file and Agent call', async (t) => {
-  const dir = path.join(new URL('../../../', import.meta.url).pathname, 'fixtures', 'recorded', 'subagent', 'projects');
+  const dir = path.join(new URL('../../..', import.meta.url).pathname, 'fixtures', 'recorded', 'subagent', 'projects');
   if (!existsSync(dir)) {
     t.comment('skipped: fixtures/recorded/subagent not recorded yet');
     return;

@@ -1,4 +1,4 @@
-// One large file cut into parts on workers (lib/core/file-parts.ts): the cuts fall at
+// One large file cut into parts on workers (lib/core/input/file-parts.ts): the cuts fall at
 // line boundaries with the right line counts before them, and tx-parse writes, on
 // stdout and stderr, exactly what one thread writes, whatever falls at a cut: an
 // invalid line after a Codex line, a CR LF, a glued line, a long line, a record.
@@ -10,8 +10,8 @@ import t, { type Test } from 'tap';
 import { corpusFiles, prng, runBin } from '../helpers.js';
 
 process.env.TX_PART_SIZE = '64';
-const { fileParts } = await import('../../lib/core/file-parts.js');
-const { harnessBefore } = await import('../../lib/commands/parse.js');
+const { fileParts } = await import('../../lib/core/input/file-parts.js');
+const { harnessBefore } = await import('../../lib/records/source-parser.js');
 
 const dir = mkdtempSync(path.join(tmpdir(), 'tx-parts-'));
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));

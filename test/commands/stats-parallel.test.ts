@@ -1,4 +1,4 @@
-// The README's recipe for a whole store on all cores: GNU parallel runs
+// The recipe of docs/tx-stats.md for a whole store on all cores: GNU parallel runs
 // `tx-parse FILE | tx-stats` once per file. Sessions live in one file each, so the
 // union of the per-file outputs equals running tx-stats file by file in one process.
 import { spawnSync } from 'node:child_process';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'claude-code');
 const bin = (name: string) => join(ROOT, 'build', 'bin', `${name}.js`);
 const hasParallel = !spawnSync('parallel', ['--version'], { encoding: 'utf8' }).error;

@@ -7,8 +7,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
+import { findInGuides } from '../guides.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const CASES = join(ROOT, 'fixtures', 'stats');
 const bin = (name: string) => join(ROOT, 'build', 'bin', `${name}.js`);
 
@@ -57,11 +58,11 @@ t.test('--subagents does not count a transcript twice when it was among the inpu
   t.equal(s.subagent_totals.transcripts, 0, 'and not again');
 });
 
-t.test("the README's recipe for what the subagents did prints their tool calls on a current session", async (t) => {
-  const recipe = /\$ (tx-parse s\.jsonl \| tx-stats --subagents \| jq [^\n#]+?)\s+# what the subagents did/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'));
-  t.ok(recipe, 'the README has the recipe');
-  if (!recipe) return;
-  const r = sh(recipe[1].replace('s.jsonl', SUBAGENT_SESSION));
+t.test("the guides' recipe for what the subagents did prints their tool calls on a current session", async (t) => {
+  const found = findInGuides(/\$ (tx-parse s\.jsonl \| tx-stats --subagents \| jq [^\n#]+?)\s+# what the subagents did/);
+  t.ok(found, 'a guide (README.md, docs/*.md) has the recipe');
+  if (!found) return;
+  const r = sh(found.match[1].replace('s.jsonl', SUBAGENT_SESSION));
   t.equal(r.status, 0, r.stderr);
   t.same(JSON.parse(r.stdout), { total: 1, by_name: { Bash: 1 } });
 });

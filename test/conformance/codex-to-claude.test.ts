@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { isModeled, type Block, type CommonLine, type CommonMessage } from '../../lib/common.js';
-import { PLACEHOLDER_OPENING, PLACEHOLDER_RESULT } from '../../lib/continuable.js';
+import { PLACEHOLDER_OPENING, PLACEHOLDER_RESULT } from '../../lib/continuable/rules.js';
 import { conformanceSkip, repoRoot, resumeConversation } from '../harness/index.js';
 import { recordedCodexRollouts } from '../harness/codex/index.js';
 import { corpusFiles, pool } from '../helpers.js';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import t from 'tap';
 import { envelopeKind, parseEnvelope } from '../../lib/claude-code/envelope.js';
 import { stripAnsi } from '../../lib/core/ansi.js';
-import { PLACEHOLDER_OPENING, PLACEHOLDER_RESULT } from '../../lib/continuable.js';
+import { PLACEHOLDER_OPENING, PLACEHOLDER_RESULT } from '../../lib/continuable/rules.js';
 import { conformanceSkip, recordedFixtures, repoRoot, resumeConversation } from '../harness/index.js';
 import { corpusFiles } from '../helpers.js';
 

@@ -1,7 +1,7 @@
 // run(): what every bin shares. Here: arguments reach a tool as typed, and a flag
 // that takes no value refuses one instead of dropping it.
 import t from 'tap';
-import type { Context, Tool } from '../../lib/core/run.js';
+import type { Context, Tool } from '../../lib/core/tool.js';
 import { filterTool } from '../../lib/commands/filter.js';
 import { runTool } from '../helpers.js';
 

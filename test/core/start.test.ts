@@ -17,7 +17,7 @@ t.test('asksVersion reads the arguments as run() does', async (t) => {
 });
 
 t.test('every bin prints its name and the package version for --version, and help for --help --version', async (t) => {
-  const { version } = (await import('../../lib/core/start.cjs'));
+  const { version } = (await import('../../lib/core/version.cjs'));
   for (const name of ['tx-parse', 'tx-filter', 'tx-stats', 'tx-common', 'tx-native', 'tx-escape', 'tx-ls', 'tx-redact', 'tx-render', 'tx-grep']) {
     const r = await runBin(name, ['--version']);
     t.equal(r.stdout.toString(), `${name} ${version()}\n`, name);

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { stringifyJson } from '../../lib/core/json-text.js';
+import { stringifyJson } from '../../lib/core/json/json-text.js';
 import { runBin } from '../helpers.js';
 
 const DEPTH = 100_000;

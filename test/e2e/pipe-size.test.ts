@@ -1,6 +1,6 @@
 // A pipe a tool writes or reads a lot through is made to hold 1 MiB (or TX_PIPE_SIZE
 // bytes) instead of 64 KB, so the stages of a pipeline wait on each other, and are
-// woken, sixteen times less often (lib/core/pipe-size.ts). The other end of each pipe
+// woken, sixteen times less often (lib/core/output/pipe-size.ts). The other end of each pipe
 // here is a perl program that asks the kernel the pipe's size (fcntl F_GETPIPE_SZ) once
 // the tool has shown it much data passing; the bytes must be those of a file.
 import { execFileSync } from 'node:child_process';

@@ -1,7 +1,7 @@
 // A tool's stdout that is a pipe (or a socket) is written with a blocking write of each
 // 64 KB piece the moment it fills, as cat writes; its stdin that is a pipe is read with
 // blocking reads, as cat reads, and nothing ahead of the reader (see Descriptor in
-// lib/core/output.ts and lib/core/pipe-input.ts). The bytes must be those a file gives
+// lib/core/output/output.ts and lib/core/input/pipe-input.ts). The bytes must be those a file gives
 // or takes; a descriptor made non-blocking, or a signal handler installed, hands the
 // rest to node's stream, still whole and in order; a live pipeline still shows each
 // line as it comes.

@@ -1,7 +1,7 @@
 /**
  * The real-client harness, for conformance tests (compiled to build/test/harness/).
  *
- *   import { startMockApi, runClaude, resumeConversation, recordedFixtures, conformanceSkip } from '../harness/index.js';
+ *   import { startMockApi, runClaude, resumeConversation, recordedFixtures, conformanceSkip } from './index.js';
  *
  * - `startMockApi(script?)` → `MockApi` {port, url, requests, messagesRequests(route?), close()}:
  *   a scripted Anthropic Messages API on 127.0.0.1 (SSE or JSON). `script.main` is

@@ -1,5 +1,5 @@
 // tx-redact over every real transcript: what it finds there is listed for review (these
-// are false positives unless a reviewer says otherwise; the README counts them), and the
+// are false positives unless a reviewer says otherwise; docs/tx-redact.md counts them), and the
 // wire holds: as many lines out as in, an unchanged line keeps its bytes, a changed line
 // is JSON, a record keeps its header with 'line' last, and tx-native writes the file back
 // line for line.
@@ -9,7 +9,7 @@ import t from 'tap';
 import { nativeTool } from '../../lib/commands/native.js';
 import { parseTool } from '../../lib/commands/parse.js';
 import { redactTool } from '../../lib/commands/redact.js';
-import { decodeRecord } from '../../lib/record.js';
+import { decodeRecord } from '../../lib/records/record-bytes.js';
 import { corpusFiles, runTool } from '../helpers.js';
 
 const files = [...corpusFiles('claude-code'), ...corpusFiles('codex')];

@@ -1,7 +1,7 @@
 // A seeded generator of Claude Code session lines with secrets planted in them: each
 // claimed rule's shapes, in every place a secret travels through a session (a prompt, a
 // Bash command, a tool result, thinking, a written file, JSON text inside a string, a
-// base64 blob). The recall test and the README's recall figure come from it.
+// base64 blob). The recall test and docs/tx-redact.md's recall figure come from it.
 import { prng } from '../helpers.js';
 
 /** A secret planted in a line: the rule(s) that may name it, where it was put, its text. */

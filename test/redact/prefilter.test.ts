@@ -4,7 +4,7 @@
 // and every corpus line.
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { rewriteStrings } from '../../lib/core/field-path.js';
+import { rewriteStrings } from '../../lib/core/json/field-path.js';
 import { HomeMasker } from '../../lib/redact/home.js';
 import { redactLine } from '../../lib/redact/redact-line.js';
 import { TextRedactor, type Redaction } from '../../lib/redact/redact-text.js';

@@ -1,6 +1,6 @@
 // Recall on the planted set: every secret planted by the seeded generator, in every place
 // a session carries one, is gone from tx-redact's output, and the report names it by a
-// rule that claims its shape. The README's recall figure is this test's.
+// rule that claims its shape. The recall figure of docs/tx-redact.md is this test's.
 import t from 'tap';
 import { redactTool } from '../../lib/commands/redact.js';
 import { runTool } from '../helpers.js';

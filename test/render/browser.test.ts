@@ -149,7 +149,7 @@ if (missing) {
     await page.close();
   });
 
-  t.test('the README screenshot: the tools fixture with its Bash and Edit calls open (docs/tx-render.png is a copy)', async (t) => {
+  t.test('the screenshot of docs/tx-render.md: the tools fixture with its Bash and Edit calls open (docs/tx-render.png is a copy)', async (t) => {
     const file = recordedSessionFiles().find((f) => f.includes('/tools/'));
     if (!file) return void t.pass('skipped: no recorded tools fixture');
     const { page } = await open('readme', [file]);
