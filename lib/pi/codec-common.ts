@@ -3,7 +3,7 @@
 // conversation it continues. The registry entry that wires pi in spreads these.
 import type { FromCommonOptions, NativeWriter, SessionConverter, ToCommonOptions } from '../codec.js';
 import type { CommonSession } from '../common.js';
-import type { ContinueRules } from '../continuable.js';
+import type { ContinueRules } from '../continuable/rules.js';
 import { piLineCodec } from './codec-line.js';
 import { CommonToPi, type PiWriterOptions } from './from-common.js';
 import { PiToCommon } from './to-common.js';

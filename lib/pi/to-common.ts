@@ -7,7 +7,7 @@
 // (assemble.ts).
 import type { SessionConverter } from '../codec.js';
 import type { CommonSession } from '../common.js';
-import { Spool } from '../core/spool.js';
+import { Spool } from '../core/output/spool.js';
 import { ContextAssembler, type Piece } from './assemble.js';
 import { SessionTree } from './tree.js';
 

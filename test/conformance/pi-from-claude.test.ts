@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { isModeled, type CommonMessage, type CommonSession } from '../../lib/common.js';
-import { Continuable } from '../../lib/continuable.js';
+import { Continuable } from '../../lib/continuable/continuable.js';
 import { piContinueRules } from '../../lib/pi/codec-common.js';
 import { CommonToPi } from '../../lib/pi/from-common.js';
 import { conformanceSkip, recordedSessionFiles, repoRoot } from '../harness/index.js';
