@@ -207,6 +207,10 @@ export interface FromCommonOptions {
   cwd?: string;
   /** Write an artifact's bytes beside the installed session; returns the path written. */
   materialize?: (artifact: ArtifactBlock) => string;
+  /** The model provider the written session names, where the client records one (tx-native --model-provider); else the writer's own choice. */
+  modelProvider?: string;
+  /** The configuration directory of the store the session is written for, when known (so a writer can read the client's configuration). */
+  config?: string;
 }
 
 /** One Common session being written as native lines. */

@@ -4,36 +4,41 @@
 import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_WINDOW_MINUTES, type Codec, type FoundSession, type SessionFields } from '../codec.js';
-import { DEFAULT_HARNESS, HARNESSES, isHarness, loadFacet } from '../codecs.js';
+import { DEFAULT_HARNESS, HARNESSES, isHarness, lineCodecFor, loadAll, loadFacet } from '../codecs.js';
 import { ReadCounter } from '../core/input/file-lines.js';
 import { describeError } from '../core/fs-error.js';
 import { BrokenPipe, OutputFailed } from '../core/output/output.js';
 import { ToolError, UsageError, type Context, type Tool } from '../core/tool.js';
 
-/** The codec whose store tx-ls lists: --harness (default the default harness's). */
-async function codecOf(ctx: Context): Promise<Codec> {
+/** The codecs whose stores tx-ls lists: --harness (default the default harness's; `all`: every harness with a store). */
+async function codecsOf(ctx: Context): Promise<Codec[]> {
   const harness = stringOption(ctx, 'harness') ?? DEFAULT_HARNESS;
-  if (!isHarness(harness)) throw new UsageError(`--harness is one of ${HARNESSES.join(', ')}, not ${JSON.stringify(harness)}`);
+  if (harness === 'all') return (await loadAll('codec')).filter((c) => c.store !== null).sort((a, b) => (a.harness < b.harness ? -1 : 1));
+  if (!isHarness(harness)) throw new UsageError(`--harness is all or one of ${HARNESSES.join(', ')}, not ${JSON.stringify(harness)}`);
   const codec = await loadFacet(harness, 'codec');
   if (!codec.store) throw new UsageError(`--harness ${harness}: txcript cannot list ${codec.label} sessions`);
-  return codec;
+  return [codec];
 }
 
-const HELP = `usage: tx-ls [--root DIR] [--sort mtime|path] [--lines] [--deep] [DIR|FILE...]
+const HOMES = HARNESSES.map(lineCodecFor).filter((c) => c.home !== null);
+
+const HELP = `usage: tx-ls [--harness H|all] [--root DIR] [--sort mtime|path] [--lines] [--deep] [DIR|FILE...]
        tx-ls --current [--cwd DIR] [--window MIN]
        tx-ls --subagents [SESSION]
        tx-ls --plugins [--config DIR]
 
-List the sessions of a store (Claude Code's, or another harness's with
---harness), one JSON object per session:
+List the sessions of a store (Claude Code's, another harness's with --harness,
+or every store's with --harness all), one JSON object per session:
   path id project cwd git_branch version model title ai_title
-  started_at modified_at bytes subagents [lines] [first_prompt]
-The store is $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects; for Codex
-$CODEX_HOME/sessions and archived_sessions, else ~/.codex/ (.jsonl.zst too).
+  started_at modified_at bytes subagents [lines] [first_prompt] [harness]
+Each store is found from its variable, else under HOME (see tx-ls(1)).
 
-  --harness H       whose store to list: ${HARNESSES.join(', ')} (default ${DEFAULT_HARNESS})
-  --root DIR        the sessions root to walk (default: the store's projects/)
-  --config DIR      the config dir (default: $CLAUDE_CONFIG_DIR, else ~/.claude)
+  --harness H       whose store to list: ${HARNESSES.join(', ')}, or all
+                    (default ${DEFAULT_HARNESS}); entries of any other store say
+                    their harness
+  --root DIR        the sessions root to walk (default: the store's)
+  --config DIR      the store's config dir (default: from its variable)
+${HOMES.map((c) => `  --${c.home!.flag} DIR`.padEnd(20) + `${c.label}'s config dir, for --harness all`).join('\n')}
   --sort KEY        mtime (newest first) or path; waits for the whole walk
   --lines           add a line count (reads each file whole)
   --deep            split and scan every line (same fields, slower; titles are
@@ -64,6 +69,8 @@ export interface SessionEntry extends SessionFields {
 }
 
 interface ListOptions {
+  /** Every store is listed: every entry says its harness. */
+  all: boolean;
   lines: boolean;
   deep: boolean;
   counter: ReadCounter;
@@ -89,7 +96,7 @@ function sessionEntry(ctx: Context, codec: Codec, found: FoundSession, opts: Lis
       bytes: found.stat.size,
       subagents: store.countSubagents(found.path),
     };
-    if (codec.harness !== DEFAULT_HARNESS) entry.harness = codec.harness;
+    if (codec.harness !== DEFAULT_HARNESS || opts.all) entry.harness = codec.harness;
     if (opts.lines) entry.lines = store.countLines(found.path, found.stat.size, opts.counter);
     return entry;
   } catch (err) {
@@ -178,14 +185,38 @@ function configOf(ctx: Context, codec: Codec, instead = '--root DIR'): string {
   return storeDir(found, found, { mayBeMissing: true });
 }
 
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** The working directory for --current: --cwd resolved against the process's, else the process's. */
 function cwdOf(ctx: Context): string {
   const dir = stringOption(ctx, 'cwd');
   return dir === undefined ? ctx.proc.cwd() : path.resolve(ctx.proc.cwd(), dir);
 }
 
-async function listSessions(ctx: Context, codec: Codec, opts: ListOptions): Promise<void> {
-  const roots = ctx.files.length > 0 ? ctx.files : [rootOf(ctx, codec)];
+/** The configuration directory of a store under --harness all: its own flag, else its variable (null: none set). */
+function allConfigOf(ctx: Context, codec: Codec): string | null {
+  const given = codec.home ? stringOption(ctx, codec.home.flag) : undefined;
+  if (given !== undefined) return storeDir(given, `--${codec.home!.flag} ${given}`);
+  return codec.store!.configDir(ctx.proc.env);
+}
+
+async function listSessions(ctx: Context, codecs: Codec[], opts: ListOptions): Promise<void> {
+  // Each store's root (or the DIRs named, walked by every store's rules).
+  const walks: { codec: Codec; root: string }[] = [];
+  for (const codec of codecs) {
+    if (ctx.files.length > 0) for (const root of ctx.files) walks.push({ codec, root });
+    else if (!opts.all) walks.push({ codec, root: rootOf(ctx, codec) });
+    else {
+      const config = allConfigOf(ctx, codec);
+      if (config !== null) walks.push({ codec, root: codec.store!.rootIn(config) });
+    }
+  }
   const sort = stringOption(ctx, 'sort');
   if (sort !== undefined && sort !== 'mtime' && sort !== 'path') throw new UsageError(`--sort is mtime or path, not ${JSON.stringify(sort)}`);
   const progress = new Progress(ctx, opts.counter);
@@ -194,8 +225,14 @@ async function listSessions(ctx: Context, codec: Codec, opts: ListOptions): Prom
   let flushed = Date.now();
   // Every DIR named is checked before anything is listed: a missing one is an error, not an empty listing.
   for (const root of ctx.files) storeDir(root, root, { sessionFile: true });
-  for (const root of roots) {
+  const seen = new Set<string>();
+  for (const { codec, root } of walks) {
+    // Under --harness all a store not used yet lists nothing.
+    if (opts.all && ctx.files.length === 0 && !isDirectory(root)) continue;
     for (const found of codec.store!.discover(root, (p) => ctx.warn({ src: p.path }, p.message))) {
+      // A DIR walked by every store's rules: a file two stores would both list is the first's.
+      if (seen.has(found.path)) continue;
+      if (walks.length > 1) seen.add(found.path);
       const entry = sessionEntry(ctx, codec, found, opts);
       progress.tick(++count);
       if (entry === null) continue;
@@ -295,11 +332,19 @@ async function main(ctx: Context): Promise<void> {
   const modes = ['current', 'subagents', 'plugins'].filter((m) => ctx.args[m]);
   if (modes.length > 1) throw new UsageError(`--${modes[0]} and --${modes[1]} do not go together`);
   const opts: ListOptions = {
+    all: stringOption(ctx, 'harness') === 'all',
     lines: ctx.args.lines === true,
     deep: ctx.args.deep === true,
     counter: new ReadCounter(),
   };
-  const codec = await codecOf(ctx);
+  const codecs = await codecsOf(ctx);
+  if (opts.all) {
+    for (const flag of ['current', 'subagents', 'plugins', 'root', 'config']) {
+      if (ctx.args[flag] !== undefined && ctx.args[flag] !== false) throw new UsageError(`--${flag} lists one store: name it with --harness`);
+    }
+    return listSessions(ctx, codecs, opts);
+  }
+  const codec = codecs[0];
   const store = codec.store!;
   if (ctx.args.current) {
     if (ctx.files.length > 0) throw new UsageError('--current takes no arguments (use --cwd DIR)');
@@ -313,7 +358,7 @@ async function main(ctx: Context): Promise<void> {
     if (ctx.files.length > 0) throw new UsageError('--plugins takes no arguments (use --config DIR)');
     return listPlugins(ctx, codec);
   }
-  return listSessions(ctx, codec, opts);
+  return listSessions(ctx, [codec], opts);
 }
 
 /** The tx-ls tool. */
@@ -321,7 +366,7 @@ export const lsTool: Tool = {
   name: 'tx-ls',
   help: HELP,
   options: {
-    string: ['root', 'config', 'sort', 'cwd', 'window', 'harness'],
+    string: ['root', 'config', 'sort', 'cwd', 'window', 'harness', ...HOMES.map((c) => c.home!.flag)],
     boolean: ['lines', 'deep', 'current', 'subagents', 'plugins'],
   },
   valueHints: { subagents: '--subagents SESSION', current: '--current --cwd DIR', plugins: '--plugins --config DIR' },

@@ -121,5 +121,5 @@ t.test('what Codex has not is refused with a reason, and an unknown harness is a
   }
   const bad = await runTool(lsTool, ['--harness', 'emacs'], { env: {} });
   t.equal(bad.status, 2);
-  t.match(bad.stderr, /--harness is one of .*, not "emacs"/);
+  t.match(bad.stderr, /--harness is all or one of .*, not "emacs"/);
 });

@@ -432,3 +432,25 @@ t.test('the bin: a reader that stops early (head -1) ends tx-ls quietly with sta
   const help = execFileSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
   t.match(help, /^usage: tx-ls/);
 });
+
+t.test('--harness all lists every store found, each entry naming its harness, and refuses what lists one store', async (t) => {
+  const dir = t.testdir({});
+  session(path.join(dir, 'claude', 'projects', '-w', `${ID}.jsonl`));
+  const rollout = path.join(dir, 'codex', 'sessions', '2025', '09', '01', 'rollout-2025-09-01T08-00-00-22222222-2222-4222-8222-222222222222.jsonl');
+  mkdirSync(path.dirname(rollout), { recursive: true });
+  writeFileSync(rollout, JSON.stringify({ timestamp: '2025-09-01T08:00:00.000Z', type: 'session_meta', payload: { id: '22222222-2222-4222-8222-222222222222', cwd: '/w', timestamp: '2025-09-01T08:00:00.000Z' } }) + '\n');
+  const env = { CLAUDE_CONFIG_DIR: path.join(dir, 'claude'), CODEX_HOME: path.join(dir, 'codex') };
+  const r = await runTool(lsTool, ['--harness', 'all'], { env });
+  t.equal(r.status, 0, r.stderr);
+  t.same(r.json.map((e) => [e.harness, e.id]), [['claude-code', ID], ['codex', '22222222-2222-4222-8222-222222222222']], 'both stores, in harness order');
+  const flagged = await runTool(lsTool, ['--harness', 'all', '--codex-home', path.join(dir, 'claude')], { env });
+  t.same(flagged.json.map((e) => e.harness), ['claude-code'], "a store's own flag names its config dir");
+  const unused = await runTool(lsTool, ['--harness', 'all'], { env: { HOME: path.join(dir, 'nobody') } });
+  t.equal(unused.status, 0, 'stores never used list nothing');
+  t.equal(unused.stdout.length, 0);
+  for (const flag of ['--current', '--plugins', '--subagents']) {
+    const refused = await runTool(lsTool, ['--harness', 'all', flag], { env });
+    t.equal(refused.status, 2, flag);
+    t.match(refused.stderr, `${flag} lists one store`);
+  }
+});
