@@ -1,5 +1,5 @@
-// The line-level members of the pi codec: what one parsed session line says of itself.
-// The other members build on these.
+// The line-level members of the pi codec (LineCodec): what one parsed session line says
+// of itself. The other members build on these (codec-*.ts, codec.ts).
 import type { Envelope, LineCodec } from '../codec.js';
 import { classifyPiLine, piKindReadsText } from './classify.js';
 import { isPiLine } from './detect.js';
@@ -11,12 +11,12 @@ export function piEnvelope(line: unknown): Envelope {
   return { session: typeof id === 'string' && id !== '' ? id : null, timestamp: l && typeof l.timestamp === 'string' ? l.timestamp : null, sidechain: false };
 }
 
-/**
- * The pi codec's line-level members. `harness` is "pi", a name lib/record.ts's Harness
- * does not list yet: the registry that wires this codec in adds it there.
- */
-export const piLineCodec: Omit<LineCodec, 'harness'> & { harness: 'pi' } = {
+/** The pi codec's line-level members. */
+export const piLineCodec: LineCodec = {
   harness: 'pi',
+  label: 'pi',
+  // The variable pi itself reads for its agent directory (src/config.ts, getAgentDir).
+  home: { flag: 'pi-home', variable: 'PI_CODING_AGENT_DIR' },
   detect: isPiLine,
   classify: classifyPiLine,
   kindReadsText: piKindReadsText,

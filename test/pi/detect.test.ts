@@ -3,7 +3,7 @@
 // Claude Code's codec takes any object no other claims, so pi's test is the one that must
 // be specific; Codex's early bare `message` items share pi's entry type, so pi is asked first.
 import t from 'tap';
-import { detectHarness } from '../../lib/records/classify.js';
+import { detectHarness } from '../../lib/codecs.js';
 import { isCodexLine } from '../../lib/codex/detect.js';
 import { isPiLine } from '../../lib/pi/detect.js';
 import { corpusDir } from '../helpers.js';
