@@ -232,7 +232,7 @@ async function main(ctx: Context): Promise<void> {
         throw err;
       }
     };
-    open = { writer: writerFor(session, { sessionId: id, cwd, materialize }), out: new Output(stream), id, target, stream, lines: 0, continuable: continuable(session), src };
+    open = { writer: writerFor(session, { sessionId: id, cwd, materialize, config: install.root }), out: new Output(stream), id, target, stream, lines: 0, continuable: continuable(session), src };
     if (session.parent) {
       const p = session.parent;
       open.meta = { ...(p.agent_type ? { agentType: p.agent_type } : {}), ...(p.description ? { description: p.description } : {}), ...(p.tool_use_id ? { toolUseId: p.tool_use_id } : {}) };

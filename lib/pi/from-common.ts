@@ -9,33 +9,13 @@ import { usableBlocks, type Block, type CommonMessage, type CommonSession, type 
 import { TXCRIPT_NAMESPACE, uuidV5 } from '../core/uuid.js';
 import { piUserContent } from './blocks.js';
 import { COMPACTION_SUMMARY_PREFIX, COMPACTION_SUMMARY_SUFFIX, SESSION_VERSION, type PiAssistantBlock } from './format.js';
+import { replySource, type ReplySource } from './provider.js';
 import { piStopReason, piUsage } from './usage.js';
 
-/** How a Common session is written for pi. */
-export interface PiWriterOptions extends FromCommonOptions {
-  /** The provider the replies name (default: the one the model's name suggests). The client sends thinking back only to the provider, API and model that wrote it. */
-  provider?: string;
-  /** The API the replies name (default: the provider's). */
-  api?: string;
-}
+/** How a Common session is written for pi: `modelProvider` and `config` choose the provider the replies name (provider.ts). */
+export type PiWriterOptions = FromCommonOptions;
 
 const EPOCH = '1970-01-01T00:00:00.000Z';
-
-/** The provider a model name suggests, as pi names it; "unknown" when it suggests none. */
-export function providerOf(model: string | undefined): string {
-  if (model === undefined) return 'unknown';
-  if (/^claude/i.test(model)) return 'anthropic';
-  if (/^(gpt|o\d|codex|chatgpt)/i.test(model)) return 'openai';
-  if (/^gemini/i.test(model)) return 'google';
-  return 'unknown';
-}
-
-/** The API pi's built-in provider of that name speaks. */
-export function apiOf(provider: string): string {
-  if (provider === 'openai') return 'openai-responses';
-  if (provider === 'google') return 'google-generative-ai';
-  return 'anthropic-messages';
-}
 
 /** A compaction summary as pi stores it: the client's own wording around it taken away, when it is there. */
 export function unwrapCompaction(text: string): string {
@@ -65,6 +45,7 @@ export class CommonToPi implements NativeWriter {
   private current = '';
   /** Tool names by call id, for the results (pi's toolResult names its tool). */
   private readonly calls = new Map<string, string>();
+  private readonly sources = new Map<string, ReplySource>();
 
   constructor(
     private readonly session: CommonSession,
@@ -136,14 +117,20 @@ export class CommonToPi implements NativeWriter {
       return;
     }
     const model = m.model ?? this.session.model ?? 'unknown';
-    const provider = this.options.provider ?? providerOf(model);
-    const api = this.options.api ?? apiOf(provider);
+    const { provider, api } = this.sourceOf(model);
     if (`${provider}/${model}` !== this.current) {
       this.current = `${provider}/${model}`;
       out.push(this.entry('model_change', { provider, modelId: model }));
     }
     const message: Entry = { role: 'assistant', content: blocks, api, provider, model, usage: piUsage(m.usage), stopReason: piStopReason(m.stop_reason, blocks.some((b) => b.type === 'toolCall')) };
     out.push(this.messageEntry(message));
+  }
+
+  /** The provider and API of a model's replies, worked out once per model. */
+  private sourceOf(model: string): ReplySource {
+    let source = this.sources.get(model);
+    if (!source) this.sources.set(model, (source = replySource(model, this.options.modelProvider, this.options.config)));
+    return source;
   }
 
   private user(m: CommonMessage, content: Block[], out: Entry[]): void {

@@ -14,7 +14,7 @@ import path from 'node:path';
 import t from 'tap';
 import { isModeled, type CommonMessage, type CommonSession } from '../../lib/common.js';
 import { Continuable } from '../../lib/continuable/continuable.js';
-import { piContinueRules } from '../../lib/pi/codec-common.js';
+import { piContinueRules } from '../../lib/pi/codec.js';
 import { CommonToPi } from '../../lib/pi/from-common.js';
 import { conformanceSkip, recordedSessionFiles, repoRoot } from '../harness/index.js';
 import { PI_PROVIDER, resumeSession } from '../harness/pi/index.js';
@@ -98,7 +98,7 @@ t.test('Claude Code → pi: pi --session sends the conversation of every recorde
     const dir = mkdtempSync(path.join(scratch, `${i}-`));
     const cwd = path.join(dir, 'work');
     mkdirSync(cwd, { recursive: true });
-    const w = new CommonToPi(session, { sessionId: SESSION, cwd, provider: PI_PROVIDER, api: 'anthropic-messages' });
+    const w = new CommonToPi(session, { sessionId: SESSION, cwd, modelProvider: PI_PROVIDER });
     const lines: object[] = [];
     for (const m of messages) lines.push(...w.message(m));
     lines.push(...w.finish());

@@ -30,7 +30,7 @@ function rewrite(file: string, scratch: string): { file: string; warnings: strin
   const { session, messages } = piCommonOf(file, true);
   const cwd = path.join(scratch, 'work');
   mkdirSync(cwd, { recursive: true });
-  const writer = new CommonToPi(session, { sessionId: SESSION, cwd, provider: PI_PROVIDER, api: 'anthropic-messages' });
+  const writer = new CommonToPi(session, { sessionId: SESSION, cwd, modelProvider: PI_PROVIDER });
   const lines: object[] = [];
   for (const m of messages) lines.push(...writer.message(m));
   lines.push(...writer.finish());

@@ -4,7 +4,8 @@
 // Whether the real client resumes the written file is test/conformance/pi-native.test.ts.
 import t from 'tap';
 import type { CommonMessage, CommonSession } from '../../lib/common.js';
-import { CommonToPi, apiOf, providerOf, unwrapCompaction } from '../../lib/pi/from-common.js';
+import { CommonToPi, unwrapCompaction } from '../../lib/pi/from-common.js';
+import { apiOf, providerOf } from '../../lib/pi/provider.js';
 import { commonOfLines, piCommonOf } from './convert.js';
 import { piFiles } from './lines.js';
 
@@ -48,7 +49,7 @@ t.test('the same input gives the same bytes', (t) => {
 t.test('every session through Common and back converts to the same Common (ids aside: the writer makes its own)', (t) => {
   for (const file of piFiles()) {
     const { session: s, messages } = piCommonOf(file, true);
-    const { lines, warnings } = write(s, messages, { provider: 'mock' });
+    const { lines, warnings } = write(s, messages, { modelProvider: 'mock' });
     t.same(warnings, [], `${file}: nothing left out`);
     const again = commonOfLines(lines, true).slice(1) as CommonMessage[];
     t.same(again.map(comparable), messages.map(comparable), file);
@@ -121,13 +122,28 @@ t.test('the session name is a session_info entry at the end; an empty session wr
   t.end();
 });
 
-t.test('the provider a reply names: told, or what its model suggests', (t) => {
+t.test('the provider a reply names: asked for, else the agent directory\'s, else what its model suggests', (t) => {
   t.equal(providerOf('claude-opus-4-6'), 'anthropic');
   t.equal(providerOf('gpt-5.5'), 'openai');
   t.equal(providerOf('gemini-3-pro'), 'google');
   t.equal(providerOf('llama-4'), 'unknown');
   t.equal(apiOf('openai'), 'openai-responses');
-  const { lines } = write(session, [msg('assistant', [{ type: 'text', text: 'x' }], { model: 'claude-mock' })], { provider: 'mock', api: 'anthropic-messages' });
-  t.same([lines[1].provider, lines[2].message.provider, lines[2].message.api], ['mock', 'mock', 'anthropic-messages']);
+  const reply = [msg('assistant', [{ type: 'text', text: 'x' }], { model: 'claude-mock' })];
+  const source = (opts: object) => {
+    const { lines } = write(session, reply, opts);
+    t.same([lines[1].provider, lines[1].modelId], [lines[2].message.provider, lines[2].message.model], 'the model change names what the reply names');
+    return [lines[2].message.provider, lines[2].message.api];
+  };
+  t.same(source({}), ['anthropic', 'anthropic-messages'], 'nothing said: the provider the name suggests');
+  t.same(source({ modelProvider: 'mock' }), ['mock', 'anthropic-messages'], 'asked for');
+  const config = t.testdir({
+    'models.json': JSON.stringify({ providers: { proxy: { baseUrl: 'http://127.0.0.1:1', api: 'openai-completions', models: [{ id: 'claude-mock' }] }, other: { api: 'google-generative-ai', models: [{ id: 'else', api: 'anthropic-messages' }] } } }),
+  });
+  t.same(source({ config }), ['proxy', 'openai-completions'], "the models.json provider that lists the model, with its API");
+  t.same(source({ config, modelProvider: 'other' }), ['other', 'google-generative-ai'], "asked for a provider of models.json: its API");
+  const defaults = t.testdir({ 'settings.json': JSON.stringify({ defaultProvider: 'bedrock-proxy', defaultModel: 'claude-mock' }) });
+  t.same(source({ config: defaults }), ['bedrock-proxy', 'anthropic-messages'], "settings.json's default provider, when its default model is this one");
+  const broken = t.testdir({ 'models.json': '{not json', 'settings.json': '[]' });
+  t.same(source({ config: broken }), ['anthropic', 'anthropic-messages'], 'files that are not JSON objects are not read');
   t.end();
 });
