@@ -162,18 +162,18 @@ function usage(): Question {
   });
 }
 
-// A model or thinking level, per file: each entry is a change the client wrote, and says what it was before.
+// A model (provider/model) or thinking level, per file and line type: each entry is a change the client wrote; the view says what it was before.
 function modes(): Question {
   const kinds = new Set<Kind>(['meta']);
   const last = new Map<string, string>();
   const viewsOf = (rec: RecordView): View[] => {
     const line = kinds.has(rec.header.kind) ? objectLine(rec) : null;
     if (!line) return [];
-    let type: string;
     let value: string;
-    if (line.type === 'model_change' && str(line.modelId)) [type, value] = ['model', str(line.provider) ? `${line.provider}/${line.modelId}` : line.modelId];
-    else if (line.type === 'thinking_level_change' && str(line.thinkingLevel)) [type, value] = ['thinking_level', line.thinkingLevel];
+    if (line.type === 'model_change' && str(line.modelId)) value = str(line.provider) ? `${line.provider}/${line.modelId}` : line.modelId;
+    else if (line.type === 'thinking_level_change' && str(line.thinkingLevel)) value = line.thinkingLevel;
     else return [];
+    const type: string = line.type;
     const key = `${rec.header.src ?? ''}\0${type}`;
     const previous = last.get(key) ?? null;
     last.set(key, value);

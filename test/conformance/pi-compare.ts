@@ -3,6 +3,7 @@
 // at resume time. Each documented difference is one named step here; anything else fails.
 // Written apart from lib/pi, so the codec is judged by a second reading of the client.
 import type { CommonMessage } from '../../lib/common.js';
+import { PI_MODEL } from '../harness/pi/cli.js';
 
 /** The prompt the oracle's resume run sends. */
 export const PI_PROMPT = 'ping';
@@ -57,14 +58,18 @@ function apiBlock(b: any): any {
 }
 
 /**
- * Common messages as the API messages the client sends for them. Step "shell commands":
- * a `!` command on the user's side (a tool_use and its tool_result, Common's form of a
- * command a person ran) is the text the client sends for it.
+ * Common messages as the API messages the client sends for them, resumed with the model
+ * `resumedWith` (the oracle's: the mock's). Step "shell commands": a `!` command on the user's side (a tool_use and
+ * its tool_result, Common's form of a command a person ran) is the text the client sends
+ * for it. Step "another model's thinking": the client sends a reply of another model
+ * (a public session resumed with the mock) with its thinking as text and its redacted
+ * thinking left out (pi-ai's transformMessages).
  */
-export function apiOfCommon(messages: CommonMessage[]): ApiMessage[] {
+export function apiOfCommon(messages: CommonMessage[], resumedWith: string = PI_MODEL): ApiMessage[] {
   return messages.map((m) => {
     const content: any[] = [];
     const blocks = m.content as any[];
+    const foreign = m.role === 'assistant' && m.model !== undefined && m.model !== resumedWith;
     for (const b of blocks) {
       if (m.role === 'user' && b.type === 'tool_use' && b.name === '!') {
         const result = blocks.find((r) => r.type === 'tool_result' && r.tool_use_id === b.id);
@@ -72,6 +77,11 @@ export function apiOfCommon(messages: CommonMessage[]): ApiMessage[] {
         continue;
       }
       if (m.role === 'user' && b.type === 'tool_result' && blocks.some((u) => u.type === 'tool_use' && u.name === '!' && u.id === b.tool_use_id)) continue;
+      if (foreign && b.type === 'redacted_thinking') continue;
+      if (foreign && b.type === 'thinking') {
+        content.push({ type: 'text', text: b.thinking });
+        continue;
+      }
       content.push(apiBlock(b));
     }
     return { role: m.role, content };

@@ -7,7 +7,7 @@
  * `cache_control` on the last block of the last user message (the new prompt, made a
  * block list), its system prompt and tools (not in `messages`).
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startMockApi, type MessagesRequest } from '../mock-api.js';
@@ -34,28 +34,40 @@ export function headerCwd(text: string): string | null {
   }
 }
 
+/** The file's bytes with the header's `cwd` made `cwd` (the rest of the file as it was). */
+function withHeaderCwd(bytes: Buffer, cwd: string): Buffer {
+  const nl = bytes.indexOf(0x0a);
+  const header = JSON.parse(bytes.subarray(0, nl < 0 ? bytes.length : nl).toString('utf8')) as Record<string, unknown>;
+  return Buffer.concat([Buffer.from(JSON.stringify({ ...header, cwd })), nl < 0 ? Buffer.alloc(0) : bytes.subarray(nl)]);
+}
+
 /**
  * Resume `file` with the real client and return what it sent first. pi refuses (in print
  * mode) a session whose stored working directory does not exist, so a cwd under /tmp is
- * made; any other missing one is reported as not loaded. The file is copied, never
- * changed: pi appends the new turn to the copy.
+ * made; a session of another machine (its cwd elsewhere: a public session) gets a scratch
+ * working directory in its header, which the conversation does not hold. The file is
+ * copied, never changed: pi appends the new turn to the copy.
  */
 export async function resumeSession(file: string, opts: PiResumeOptions = {}): Promise<PiResumeResult> {
-  const bytes = readFileSync(file);
+  let bytes: Buffer = readFileSync(file);
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'txcript-pi-oracle-'));
   const home = path.join(scratch, 'home');
-  const cwd = headerCwd(bytes.toString('utf8')) ?? path.join(scratch, 'work');
+  let cwd = headerCwd(bytes.toString('utf8')) ?? path.join(scratch, 'work');
   if (!existsSync(cwd) && cwd.startsWith('/tmp/')) mkdirSync(cwd, { recursive: true });
-  const run = existsSync(cwd) ? cwd : path.join(scratch, 'work');
-  mkdirSync(run, { recursive: true });
+  if (!existsSync(cwd)) {
+    cwd = path.join(scratch, 'work');
+    bytes = withHeaderCwd(bytes, cwd);
+  }
+  mkdirSync(cwd, { recursive: true });
   const dir = path.join(sessionsDir(home), projectDirName(cwd));
   mkdirSync(dir, { recursive: true });
   const copy = path.join(dir, path.basename(file));
-  copyFileSync(file, copy);
+  writeFileSync(copy, bytes);
   const mock = await startMockApi({ classify: classifyPiRequest });
   try {
-    writePiConfig(home, mock.url);
-    const r = await runPi({ args: [...MODEL_FLAGS, '-p', '--session', copy, opts.prompt ?? 'ping'], home, cwd: run, timeoutMs: opts.timeoutMs ?? 120_000 });
+    // A window no session fills: pi would otherwise compact a long one before it sends the prompt.
+    writePiConfig(home, mock.url, { contextWindow: 10_000_000 });
+    const r = await runPi({ args: [...MODEL_FLAGS, '-p', '--session', copy, opts.prompt ?? 'ping'], home, cwd, timeoutMs: opts.timeoutMs ?? 120_000 });
     const req = mock.messagesRequests('main')[0];
     if (!req || !req.body) return { found: false, output: `exit ${r.code ?? r.signal}${r.timedOut ? ' (timed out)' : ''}\n${r.stdout}${r.stderr}` };
     return { found: true, messages: (req.body.messages ?? []) as Array<{ role: string; content: unknown }>, request: req.body };
