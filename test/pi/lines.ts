@@ -22,9 +22,9 @@ export function objectsOf(files: string[]): { where: string; line: any }[] {
   return out;
 }
 
-/** Every pi session file of the fixtures: recorded by the real client, and hand-written. */
+/** Every pi session file of the fixtures: recorded by the real client, hand-written, and public. */
 export function piFiles(): string[] {
-  return [...jsonlFiles(repo('fixtures', 'recorded-pi')), ...jsonlFiles(repo('fixtures', 'pi'))];
+  return [...jsonlFiles(repo('fixtures', 'recorded-pi')), ...jsonlFiles(repo('fixtures', 'pi')), ...jsonlFiles(repo('fixtures', 'public-pi'))];
 }
 
 /** Claude Code and Codex files: recorded by their real clients, and the shared corpus beside the checkout (when there). */

@@ -11,7 +11,11 @@
  * - `resumeSession(file, {prompt?})` → {found: true, messages, request} | {found: false, output}:
  *   copy the file into a fresh scratch store, run `pi -p --session FILE ping`, return the
  *   `messages` of the first conversation request.
- * - `recordedPiSessions()` → [{scenario, file}]: every session under fixtures/recorded-pi/.
+ * - `resumeInstalled({home, cwd, id})`: `pi -p --session ID ping` in `cwd` against a store
+ *   under `home` (a session tx-native --install put there), the same result.
+ * - `recordedPiSessions()` → [{scenario, file}]: every session under fixtures/recorded-pi/;
+ *   `piSessions()`: those, the hand-written files of fixtures/pi and the public sessions of
+ *   fixtures/public-pi.
  */
 import path from 'node:path';
 import { jsonlFiles } from '../fixtures.js';
@@ -21,7 +25,7 @@ export { runPi, piEntry, piInstalled, piEnv, writePiConfig, classifyPiRequest, p
 export type { PiConfigOptions, RunPiOptions } from './cli.js';
 export { startPiRpc } from './rpc.js';
 export type { PiRpc, RpcEvent } from './rpc.js';
-export { resumeSession, headerCwd } from './oracle.js';
+export { resumeSession, resumeInstalled, headerCwd } from './oracle.js';
 export type { PiResumeResult, PiResumeOptions } from './oracle.js';
 
 /** The folder holding the recorded sessions. */
@@ -33,4 +37,10 @@ export function recordedPiRoot(): string {
 export function recordedPiSessions(): { scenario: string; file: string }[] {
   const root = recordedPiRoot();
   return jsonlFiles(root).map((file) => ({ scenario: path.relative(root, file).split(path.sep)[0]!, file }));
+}
+
+/** Every pi session file the tests hold: recorded by the real client, hand-written, and public ones, each with where it comes from. */
+export function piSessions(): { scenario: string; file: string }[] {
+  const folder = (name: string) => jsonlFiles(path.join(repoRoot(), 'fixtures', name)).map((file) => ({ scenario: `fixtures/${name}`, file }));
+  return [...recordedPiSessions(), ...folder('pi'), ...folder('public-pi')];
 }

@@ -76,3 +76,28 @@ export async function resumeSession(file: string, opts: PiResumeOptions = {}): P
     rmSync(scratch, { recursive: true, force: true });
   }
 }
+
+/** Where a session was installed: the scratch HOME whose agent directory holds it, the working directory it is resumed in, and its id. */
+export interface InstalledSession {
+  home: string;
+  cwd: string;
+  id: string;
+}
+
+/**
+ * Resume a session tx-native --install put into the agent directory of a scratch HOME, as
+ * a person would: `pi -p --session ID` in its working directory, which finds the id in
+ * that directory's session folder. models.json is written afresh for the mock.
+ */
+export async function resumeInstalled(s: InstalledSession, opts: PiResumeOptions = {}): Promise<PiResumeResult> {
+  const mock = await startMockApi({ classify: classifyPiRequest });
+  try {
+    writePiConfig(s.home, mock.url, { contextWindow: 10_000_000 });
+    const r = await runPi({ args: [...MODEL_FLAGS, '-p', '--session', s.id, opts.prompt ?? 'ping'], home: s.home, cwd: s.cwd, timeoutMs: opts.timeoutMs ?? 120_000 });
+    const req = mock.messagesRequests('main')[0];
+    if (!req || !req.body) return { found: false, output: `exit ${r.code ?? r.signal}${r.timedOut ? ' (timed out)' : ''}\n${r.stdout}${r.stderr}` };
+    return { found: true, messages: (req.body.messages ?? []) as Array<{ role: string; content: unknown }>, request: req.body };
+  } finally {
+    await mock.close();
+  }
+}
