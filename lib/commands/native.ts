@@ -212,7 +212,8 @@ async function main(ctx: Context): Promise<void> {
       const root = path.resolve(ctx.proc.cwd(), config);
       install ??= new InstallTransaction(root);
       if (install.root !== root) throw new UnsafePath(`one config directory per run (${install.root}, then ${root})`);
-      const parent = session.parent;
+      // A harness that keeps no subagent transcripts beside a session takes a subagent's conversation as a session of its own.
+      const parent = store.keeps.subagents ? session.parent : undefined;
       target = store.installTarget!(root, cwd, id, parent ? { session: parent.session, agentId: parent.agent_id ?? id } : undefined, session.started_at);
       install.plan(target.file);
       if (parent) install.plan(metaFile(target));
@@ -233,7 +234,7 @@ async function main(ctx: Context): Promise<void> {
       }
     };
     open = { writer: writerFor(session, { sessionId: id, cwd, materialize, config: install.root }), out: new Output(stream), id, target, stream, lines: 0, continuable: continuable(session), src };
-    if (session.parent) {
+    if (session.parent && store.keeps.subagents) {
       const p = session.parent;
       open.meta = { ...(p.agent_type ? { agentType: p.agent_type } : {}), ...(p.description ? { description: p.description } : {}), ...(p.tool_use_id ? { toolUseId: p.tool_use_id } : {}) };
     }

@@ -46,6 +46,10 @@ export class CommonToPi implements NativeWriter {
   /** Tool names by call id, for the results (pi's toolResult names its tool). */
   private readonly calls = new Map<string, string>();
   private readonly sources = new Map<string, ReplySource>();
+  /** Calls of the last reply that no result has answered yet. */
+  private unanswered = new Set<string>();
+  /** What the user's side said while calls of the last reply were unanswered, written after their results (each with its own time). */
+  private held: { at: string; write: (out: Entry[]) => void }[] = [];
 
   constructor(
     private readonly session: CommonSession,
@@ -72,9 +76,11 @@ export class CommonToPi implements NativeWriter {
 
   /** The session's name, as pi keeps it (a session_info entry, the latest of which wins). */
   finish(): object[] {
+    const out: Entry[] = [];
+    this.release(out);
     const name = this.session.custom_title ?? this.session.title;
-    if (!this.started || name === undefined || name.trim() === '') return [];
-    return [this.entry('session_info', { name: name.trim() })];
+    if (this.started && name !== undefined && name.trim() !== '') out.push(this.entry('session_info', { name: name.trim() }));
+    return out;
   }
 
   private header(): Entry {
@@ -116,6 +122,8 @@ export class CommonToPi implements NativeWriter {
       this.warnings.push('an assistant message with no block pi can carry, skipped');
       return;
     }
+    this.release(out);
+    this.unanswered = new Set(blocks.filter((b) => b.type === 'toolCall').map((b) => (b as { id: string }).id));
     const model = m.model ?? this.session.model ?? 'unknown';
     const { provider, api } = this.sourceOf(model);
     if (`${provider}/${model}` !== this.current) {
@@ -133,6 +141,12 @@ export class CommonToPi implements NativeWriter {
     return source;
   }
 
+  /**
+   * A user message: its tool results first, each an entry, then the rest. pi answers a
+   * call that has no result before the next user entry with "No result provided", so
+   * what the user's side said while calls were still unanswered (a prompt queued
+   * meanwhile) waits until their results are written, as Claude Code sends it.
+   */
   private user(m: CommonMessage, content: Block[], out: Entry[]): void {
     const results = content.filter((b): b is ToolResultBlock => b.type === 'tool_result');
     const commands = content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
@@ -140,23 +154,45 @@ export class CommonToPi implements NativeWriter {
     let rest = content.filter((b) => b.type !== 'tool_result' && b.type !== 'tool_use');
     if (m.after_compaction) {
       // The model's conversation restarts here: a compaction that keeps nothing before it.
+      this.release(out);
+      this.unanswered.clear();
       const summary = rest.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text);
       rest = rest.filter((b) => b.type !== 'text');
       const e = this.entry('compaction', { summary: unwrapCompaction(summary.join('\n')), firstKeptEntryId: '', tokensBefore: 0 });
       e.firstKeptEntryId = e.id;
       out.push(e);
     }
-    for (const r of results) if (!commandIds.has(r.tool_use_id)) out.push(this.toolResult(r));
-    const texts: Block[] = [];
-    for (const c of commands) {
-      const result = results.find((r) => r.tool_use_id === c.id);
-      if (c.name === '!') out.push(this.shellCommand(c, result));
-      else texts.push(...typedCommand(c, result));
+    for (const r of results) {
+      if (commandIds.has(r.tool_use_id)) continue;
+      out.push(this.toolResult(r));
+      this.unanswered.delete(r.tool_use_id);
     }
-    const dropped: string[] = [];
-    const blocks = piUserContent([...texts, ...rest], dropped);
-    for (const d of dropped) this.warnings.push(`${d} on a user message has no pi form, left out`);
-    if (blocks.length > 0) out.push(this.messageEntry({ role: 'user', content: blocks }));
+    if (this.unanswered.size === 0) this.release(out);
+    const write = (into: Entry[]) => {
+      const texts: Block[] = [];
+      for (const c of commands) {
+        const result = results.find((r) => r.tool_use_id === c.id);
+        if (c.name === '!') into.push(this.shellCommand(c, result));
+        else texts.push(...typedCommand(c, result));
+      }
+      const dropped: string[] = [];
+      const blocks = piUserContent([...texts, ...rest], dropped);
+      for (const d of dropped) this.warnings.push(`${d} on a user message has no pi form, left out`);
+      if (blocks.length > 0) into.push(this.messageEntry({ role: 'user', content: blocks }));
+    };
+    if (commands.length === 0 && rest.length === 0) return;
+    if (this.unanswered.size > 0) this.held.push({ at: this.at, write });
+    else write(out);
+  }
+
+  /** Write what was held back, each at its own time. */
+  private release(out: Entry[]): void {
+    const now = this.at;
+    for (const h of this.held.splice(0)) {
+      this.at = h.at;
+      h.write(out);
+    }
+    this.at = now;
   }
 
   private toolResult(r: ToolResultBlock): Entry {

@@ -97,6 +97,31 @@ t.test('tool results follow their call, each an entry naming its tool; text of t
   t.end();
 });
 
+t.test('what the user said while calls were unanswered is written after their results, at its own time', (t) => {
+  const { lines } = write(session, [
+    msg('assistant', [{ type: 'tool_use', id: 't1', name: 'bash', input: { command: 'sleep 5' } }, { type: 'tool_use', id: 't2', name: 'bash', input: { command: 'ls' } }], { model: 'claude-x', timestamp: '2026-04-01T08:00:01.000Z' }),
+    msg('user', [{ type: 'text', text: 'Meanwhile: hurry.' }], { timestamp: '2026-04-01T08:00:02.000Z' }),
+    msg('user', [{ type: 'tool_result', tool_use_id: 't1', content: 'slept' }], { timestamp: '2026-04-01T08:00:06.000Z' }),
+    msg('user', [{ type: 'text', text: 'And this.' }], { timestamp: '2026-04-01T08:00:07.000Z' }),
+    msg('user', [{ type: 'tool_result', tool_use_id: 't2', content: 'a b' }], { timestamp: '2026-04-01T08:00:08.000Z' }),
+    msg('user', [{ type: 'text', text: 'After.' }], { timestamp: '2026-04-01T08:00:09.000Z' }),
+  ]);
+  const said = lines.filter((l) => l.type === 'message').map((l) => [l.message.role, l.message.toolCallId ?? l.message.content?.[0]?.text, l.timestamp]);
+  t.same(said, [
+    ['assistant', undefined, '2026-04-01T08:00:01.000Z'],
+    ['toolResult', 't1', '2026-04-01T08:00:06.000Z'],
+    ['toolResult', 't2', '2026-04-01T08:00:08.000Z'],
+    ['user', 'Meanwhile: hurry.', '2026-04-01T08:00:02.000Z'],
+    ['user', 'And this.', '2026-04-01T08:00:07.000Z'],
+    ['user', 'After.', '2026-04-01T08:00:09.000Z'],
+  ]);
+  const again = commonOfLines(lines, true).slice(1) as CommonMessage[];
+  t.notOk(JSON.stringify(again).includes('No result provided'), 'pi resumes it with every call answered by its own result');
+  const held = write(session, [msg('assistant', [{ type: 'tool_use', id: 't9', name: 'bash', input: { command: 'x' } }], { model: 'claude-x' }), msg('user', [{ type: 'text', text: 'Never answered.' }])], { modelProvider: 'mock' }).lines;
+  t.equal(held.at(-1).message.content[0].text, 'Never answered.', 'held to the end when no result comes: written by finish');
+  t.end();
+});
+
 t.test('what pi cannot hold is left out and said', (t) => {
   const { lines, warnings } = write(session, [
     msg('user', [{ type: 'text', text: 'Look.' }, { type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } }]),
