@@ -7,7 +7,7 @@ import type { Writable } from 'node:stream';
 import type { Codec, InstallTarget, NativeWriter } from '../codec.js';
 import { beneath, InstallTransaction, TargetExists, UnsafePath } from '../core/install/install-file.js';
 import { isUuid, TXCRIPT_NAMESPACE, uuidV5 } from '../core/uuid.js';
-import { cleanSession, type ArtifactBlock, type CommonMessage, type CommonSession } from '../common.js';
+import { cleanSession, isCommonMessageLine, type ArtifactBlock, type CommonMessage, type CommonSession } from '../common.js';
 import { Continuable } from '../continuable/continuable.js';
 import { datedSession } from '../continuable/placeholders.js';
 import { NotContinuable } from '../continuable/rules.js';
@@ -18,7 +18,7 @@ import { LongReader, pushNative, writeNative } from '../records/read.js';
 import { ToolError, UsageError, type Context, type Tool } from '../core/tool.js';
 import { decodeLine, recordView } from '../records/record-bytes.js';
 import { stringifyJson } from '../core/json/json-text.js';
-import { DEFAULT_HARNESS, HARNESSES, isHarness, lineCodecFor, loadFacet } from '../codecs.js';
+import { DEFAULT_HARNESS, detectHarness, HARNESSES, isHarness, lineCodecFor, loadFacet } from '../codecs.js';
 import type { Harness } from '../record.js';
 
 const HELP = `usage: tx-native [--strict] [FILE...]
@@ -277,11 +277,11 @@ async function main(ctx: Context): Promise<void> {
             continue;
           }
           const value = decoded.value as { type?: unknown } | null;
-          if (value && value.type === 'session') {
+          if (isCommonSession(value)) {
             const { session, problems } = cleanSession(value);
             for (const problem of problems) ctx.warn(where, problem);
             await start(datedSession(session), input.src);
-          } else if (value && value.type === 'message') {
+          } else if (isCommonMessageLine(value)) {
             const current = open as OpenSession | null;
             if (!current) {
               ctx.warn(where, 'a Common message before any session line, skipped');
@@ -317,6 +317,11 @@ async function main(ctx: Context): Promise<void> {
     // A refusal or an error anywhere takes back everything this run wrote.
     (install as InstallTransaction | null)?.abort();
   }
+}
+
+/** A `session` line of a Common stream: one that names its harness, or that no harness claims as its own native header (pi's is of the same type). */
+function isCommonSession(value: any): boolean {
+  return !!value && typeof value === 'object' && value.type === 'session' && (typeof value.harness === 'string' || detectHarness(value) === DEFAULT_HARNESS);
 }
 
 /** Where a subagent transcript's .meta.json goes: beside it. */

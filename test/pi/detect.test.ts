@@ -26,12 +26,11 @@ t.test('no line of Claude Code or Codex is taken for pi', (t) => {
   t.end();
 });
 
-t.test('asked first, pi leaves every other line to the harness that wrote it', (t) => {
+t.test("the registry's detection (pi asked before Codex) gives every recorded and corpus line the harness that wrote it", (t) => {
   const { claude, codex } = otherHarnessFiles();
-  const detect = (line: unknown) => (isPiLine(line) ? 'pi' : detectHarness(line));
-  t.same(objectsOf(codex).filter((l) => detect(l.line) !== 'codex').map((l) => l.where), [], 'Codex lines stay Codex');
-  t.same(objectsOf(claude).filter((l) => detect(l.line) !== 'claude-code').map((l) => l.where), [], 'Claude Code lines stay Claude Code');
-  t.same(objectsOf(piFiles()).filter((l) => detect(l.line) !== 'pi').map((l) => l.where), [], 'pi lines are pi');
+  t.same(objectsOf(codex).filter((l) => detectHarness(l.line) !== 'codex').map((l) => l.where), [], 'Codex lines stay Codex');
+  t.same(objectsOf(claude).filter((l) => detectHarness(l.line) !== 'claude-code').map((l) => l.where), [], 'Claude Code lines stay Claude Code');
+  t.same(objectsOf(piFiles()).filter((l) => detectHarness(l.line) !== 'pi').map((l) => l.where), [], 'pi lines are pi');
   t.end();
 });
 

@@ -11,6 +11,7 @@ import { piAgentDir, piIdOf } from '../../lib/pi/store.js';
 import { projectDirName, piSessionTarget } from '../../lib/pi/install.js';
 import { scanPiSession } from '../../lib/pi/session-scan.js';
 import { runTool } from '../claude-code/store-helpers.js';
+import { runTool as runWith } from '../helpers.js';
 import { piFiles } from './lines.js';
 
 const A = '01a2463c-ab85-73a2-bb9e-69ce87352c81';
@@ -168,7 +169,7 @@ t.test('tx-native --harness pi --install: into the folder of the working directo
   const agent = path.join(dir, 'agent');
   const cwd = path.join(dir, 'work');
   mkdirSync(cwd);
-  const first = await runTool(nativeTool, ['--harness', 'pi', '--install', '--config-dir', agent, '--cwd', cwd], { stdin: COMMON + '\n' });
+  const first = await runWith(nativeTool, ['--harness', 'pi', '--install', '--config-dir', agent, '--cwd', cwd], [COMMON + '\n']);
   t.equal(first.status, 0, first.stderr);
   const file = path.join(agent, 'sessions', projectDirName(cwd), `2026-03-01T10-00-00-000Z_${A}.jsonl`);
   t.ok(existsSync(file), 'the file pi would have written');
@@ -177,13 +178,13 @@ t.test('tx-native --harness pi --install: into the folder of the working directo
   t.same(lines[0], { type: 'session', version: 3, id: A, timestamp: '2026-03-01T10:00:00.000Z', cwd }, 'a header pi opens (its cwd the one resumed in)');
   t.same(lines.at(-1).name, 'Named', 'the name last');
   const before = readFileSync(file);
-  const again = await runTool(nativeTool, ['--harness', 'pi', '--install', '--config-dir', agent, '--cwd', cwd], { stdin: COMMON + '\n' });
+  const again = await runWith(nativeTool, ['--harness', 'pi', '--install', '--config-dir', agent, '--cwd', cwd], [COMMON + '\n']);
   t.equal(again.status, 1, 'refused');
   t.match(again.stderr, /already exists: not overwritten; to install it as a new session, run: .*--session-id new/);
   t.same(readFileSync(file), before, 'the session there is untouched');
   // A file of the same session under another start time is the same session for pi (it finds sessions by id).
   const moved = COMMON.replace('"started_at":"2026-03-01T10:00:00.000Z"', '"started_at":"2026-04-01T10:00:00.000Z"');
-  const other = await runTool(nativeTool, ['--harness', 'pi', '--install', '--config-dir', agent, '--cwd', cwd], { stdin: moved + '\n' });
+  const other = await runWith(nativeTool, ['--harness', 'pi', '--install', '--config-dir', agent, '--cwd', cwd], [moved + '\n']);
   t.equal(other.status, 1, 'refused under another start time too');
   t.same(readdirSync(path.dirname(file)), [path.basename(file)], 'nothing else written');
 });
