@@ -1,60 +1,107 @@
 /**
- * pi's writer against the real pi client: every recorded session and hand-written file of
- * fixtures/pi, converted to Common under --active and written back as a pi session file
- * (lib/pi, called directly until the registry wires pi into tx-native), makes `pi -p --session FILE` send what the original
- * makes it send: the same user texts, assistant texts, thinking, tool calls and results,
- * in the same messages. The file is written for the mock's provider and model, as
- * tx-native would be told to for the model a person resumes with.
+ * tx-native --harness pi against the real pi client: every pi session the tests hold
+ * (recorded, hand-written, public) goes `tx-parse | tx-common --active | tx-native
+ * --harness pi --install` into the agent directory of a scratch HOME, and `pi -p --session
+ * ID`, run in the working directory it was installed for, finds it and sends what the
+ * original makes it send: the same user texts, assistant texts, thinking, tool calls and
+ * results, in the same messages. The agent directory's models.json lists the mock's model
+ * under its provider, so the writer names that provider for replies of that model (the
+ * replies of the public sessions, of other models, name the provider their model
+ * suggests, and are sent with their thinking as text either way).
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { CommonToPi } from '../../lib/pi/from-common.js';
+import { commonTool } from '../../lib/commands/common.js';
+import { nativeTool } from '../../lib/commands/native.js';
+import { parseTool } from '../../lib/commands/parse.js';
 import { conformanceSkip } from '../harness/index.js';
-import { PI_PROVIDER, recordedPiSessions, resumeSession } from '../harness/pi/index.js';
-import { pool, repo } from '../helpers.js';
-import { piCommonOf } from '../pi/convert.js';
+import { PI_MODEL, PI_PROVIDER, piSessions, resumeInstalled, resumeSession, writePiConfig, type PiResumeResult } from '../harness/pi/index.js';
+import { pool, runTool } from '../helpers.js';
 import { PI_PROMPT, clientConversation, essentials } from './pi-compare.js';
 
 const skip = conformanceSkip();
-const handWritten = readdirSync(repo('fixtures', 'pi'))
-  .filter((f) => f.endsWith('.jsonl'))
-  .sort()
-  .map((f) => ({ scenario: 'fixtures/pi', file: repo('fixtures', 'pi', f) }));
-const sessions = [...recordedPiSessions(), ...handWritten];
+const sessions = piSessions();
 const SESSION = '0198f3a0-0000-7000-8000-00000000c0de';
 
-/** Write the Common of `file` back as a pi session file in a scratch folder (its cwd beside it); returns the file and the writer's warnings. */
-function rewrite(file: string, scratch: string): { file: string; warnings: string[] } {
-  const { session, messages } = piCommonOf(file, true);
-  const cwd = path.join(scratch, 'work');
-  mkdirSync(cwd, { recursive: true });
-  const writer = new CommonToPi(session, { sessionId: SESSION, cwd, modelProvider: PI_PROVIDER });
-  const lines: object[] = [];
-  for (const m of messages) lines.push(...writer.message(m));
-  lines.push(...writer.finish());
-  const out = path.join(scratch, `2026-01-01T00-00-00-000Z_${SESSION}.jsonl`);
-  writeFileSync(out, lines.map((l) => JSON.stringify(l) + '\n').join(''));
-  return { file: out, warnings: writer.warnings };
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const stack = [dir];
+  while (stack.length > 0) {
+    const d = stack.pop()!;
+    let names: string[] = [];
+    try {
+      names = readdirSync(d);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const full = path.join(d, name);
+      if (statSync(full).isDirectory()) stack.push(full);
+      else out.push(full);
+    }
+  }
+  return out;
 }
 
-t.test('Common written back as a pi session resumes with the same conversation', { skip }, async (t) => {
-  t.ok(sessions.length > 0, 'there are recorded sessions to write back');
+/** What writing a session back and resuming it gave. */
+interface Rewritten {
+  status: number | null;
+  stderr: string;
+  installed: string[];
+  /** The provider/model each reply of the written file names, each once. */
+  sources: string[];
+  resumed: PiResumeResult | null;
+}
+
+/** The provider/model pairs the replies of a written file name. */
+function replySources(file: string): string[] {
+  const found = new Set<string>();
+  for (const text of readFileSync(file, 'utf8').split('\n')) {
+    if (!text) continue;
+    const l = JSON.parse(text);
+    if (l.type === 'message' && l.message?.role === 'assistant') found.add(`${l.message.provider}/${l.message.model}`);
+  }
+  return [...found];
+}
+
+/** Through Common and back into a scratch store, then `pi --session ID` there. */
+async function rewriteAndResume(file: string): Promise<Rewritten> {
   const scratch = mkdtempSync(path.join(tmpdir(), 'txcript-pi-native-'));
-  t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
-  const rewritten = sessions.map((s, i) => rewrite(s.file, mkdtempSync(path.join(scratch, `${i}-`))));
+  try {
+    const home = path.join(scratch, 'home');
+    const cwd = path.join(scratch, 'work');
+    mkdirSync(cwd, { recursive: true });
+    const agentDir = writePiConfig(home, 'http://127.0.0.1:9');
+    const parsed = await runTool(parseTool, [file], []);
+    const common = await runTool(commonTool, ['--active'], [parsed.stdout]);
+    const native = await runTool(nativeTool, ['--harness', 'pi', '--install', '--config-dir', agentDir, '--cwd', cwd, '--session-id', SESSION], [common.stdout]);
+    const installed = filesUnder(path.join(agentDir, 'sessions'));
+    const out: Rewritten = { status: native.status, stderr: native.stderr, installed, sources: installed.flatMap(replySources), resumed: null };
+    if (native.status === 0 && installed.length === 1) out.resumed = await resumeInstalled({ home, cwd, id: SESSION }, { prompt: PI_PROMPT });
+    return out;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+t.test('Common written back as a pi session and installed resumes with the same conversation', { skip }, async (t) => {
+  t.ok(sessions.length >= 18, 'there are pi sessions to write back');
   const before = await pool(sessions, 2, (s) => resumeSession(s.file, { prompt: PI_PROMPT }));
-  const after = await pool(rewritten, 2, (r) => resumeSession(r.file, { prompt: PI_PROMPT }));
+  const after = await pool(sessions, 2, (s) => rewriteAndResume(s.file));
   sessions.forEach((s, i) => {
     t.test(`${s.scenario}/${path.basename(s.file)}`, async (t) => {
       const a = before[i]!;
       const b = after[i]!;
-      t.same(rewritten[i]!.warnings, [], 'the writer left nothing out');
-      if (!a.found) return t.fail(`the client did not load the recorded session: ${a.output.slice(0, 400)}`);
-      if (!b.found) return t.fail(`the client did not load the rewritten session: ${b.output.slice(0, 600)}`);
+      t.equal(b.status, 0, `installed ${b.stderr.trim().split('\n')[0] ?? ''}`);
+      t.notMatch(b.stderr, /left out/, 'the writer left nothing out');
+      t.equal(b.installed.length, 1, 'one session file in the store');
+      for (const source of b.sources) if (source.endsWith(`/${PI_MODEL}`)) t.equal(source, `${PI_PROVIDER}/${PI_MODEL}`, "the mock's model names the provider models.json lists it under");
+      if (!a.found) return t.fail(`the client did not load the original session: ${a.output.slice(0, 400)}`);
+      if (!b.resumed || !b.resumed.found) return t.fail(`pi --session did not load the installed session: ${b.resumed && !b.resumed.found ? b.resumed.output.slice(0, 600) : ''}`);
       const original = clientConversation(a.messages);
-      const again = clientConversation(b.messages);
+      const again = clientConversation(b.resumed.messages);
       t.same(essentials(again), essentials(original), 'the same user texts, assistant texts, tool calls and results, in order');
       t.equal(again.length, original.length, 'as many messages');
       for (let k = 0; k < Math.max(again.length, original.length); k++) if (!t.same(again[k], original[k], `message ${k + 1} (${original[k]?.role ?? again[k]?.role})`)) break;
