@@ -1,5 +1,5 @@
-// Feeding a pi session file to the codec's modules directly, as tx-common will once the
-// codec is in the registry: each line parsed (a line that is not JSON is skipped, as
+// Feeding a pi session file to the codec's converter directly, for the unit tests (the
+// conformance tests run the tools): each line parsed (a line that is not JSON is skipped, as
 // tx-parse makes it an invalid record the converter never sees), then pushed in order.
 import { readFileSync } from 'node:fs';
 import type { CommonLine, CommonMessage, CommonSession } from '../../lib/common.js';
