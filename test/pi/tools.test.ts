@@ -75,6 +75,20 @@ t.test('tx-stats counts what every session file holds, and its tokens add up to 
   }
 });
 
+t.test('tx-stats --jobs 4 prints what --jobs 1 prints over every pi session file, and tx-filter too', async (t) => {
+  for (const [tool, args] of [
+    ['tx-stats', ['--ndjson']],
+    ['tx-stats', ['--by', 'day', '--ndjson']],
+    ['tx-filter', ['--kind', 'assistant']],
+  ] as [string, string[]][]) {
+    const one = await runBin(tool, ['--jobs', '1', ...args, ...files]);
+    const many = await runBin(tool, ['--jobs', '4', ...args, ...files]);
+    t.equal(one.status, 0, one.stderr);
+    t.ok(one.stdout.length > 0, `${tool} ${args.join(' ')}: some output`);
+    t.ok(many.stdout.equals(one.stdout), `${tool} ${args.join(' ')}: the same bytes with --jobs 4`);
+  }
+});
+
 t.test('the public sessions cost, priced per reply from the price database, what pi recorded for each reply', async (t) => {
   for (const file of files.filter((f) => f.includes('public-pi'))) {
     const want = counted(file);
