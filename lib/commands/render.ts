@@ -1,6 +1,7 @@
 // tx-render: a session as a page people read. Common lines are rendered as they come;
 // records and native session lines are first converted by tx-common's own writer.
 import { DEFAULT_HARNESS } from '../codecs.js';
+import { isCommonMessageLine } from '../common.js';
 import { CommonWriter, type CommonOut } from './common.js';
 import { splitLines, type PhysicalLine } from '../core/input/lines.js';
 import { stdoutIsTerminal, UsageError, type Context, type Tool } from '../core/tool.js';
@@ -181,7 +182,7 @@ function isCommonLine(value: unknown): boolean {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
   const v = value as { type?: unknown; harness?: unknown; content?: unknown };
   if (v.type === 'session') return typeof v.harness === 'string';
-  if (v.type !== 'message') return false;
+  if (!isCommonMessageLine(v)) return false;
   if (!Array.isArray(v.content) || v.content.length === 0) return true;
   const first = v.content[0] as { type?: unknown } | null;
   return typeof first?.type === 'string' && COMMON_BLOCKS.has(first.type);

@@ -4,6 +4,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
+import { HARNESSES } from '../../lib/codecs.js';
 import { repo, runBin } from '../helpers.js';
 
 const CODEX_PLAIN = repo('fixtures', 'recorded-codex', 'plain');
@@ -179,8 +180,8 @@ t.test('usage errors: no id, no or an unknown --with, a --session-id that is not
   const dir = scratch(t);
   for (const [args, said] of [
     [['--with', 'codex'], 'name one session'],
-    [[CODEX_ID], '--with claude-code|codex|gemini: which client'],
-    [[CODEX_ID, '--with', 'emacs'], '--with "emacs" is not one of claude-code, codex, gemini'],
+    [[CODEX_ID], `--with ${HARNESSES.join('|')}: which client`],
+    [[CODEX_ID, '--with', 'emacs'], `--with "emacs" is not one of ${HARNESSES.join(', ')}`],
     [[CODEX_ID, '--with', 'codex', '--session-id', 'x'], '--session-id "x" is not a UUID'],
   ] as [string[], string][]) {
     const r = await runBin('tx-continue', args, '', env(dir));
