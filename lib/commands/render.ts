@@ -6,7 +6,7 @@ import { CommonWriter, type CommonOut } from './common.js';
 import { splitLines, type PhysicalLine } from '../core/input/lines.js';
 import { stdoutIsTerminal, UsageError, type Context, type Tool } from '../core/tool.js';
 import { parsePhysicalLine } from '../records/parse-line.js';
-import { type Harness, type RecordView } from '../record.js';
+import type { Harness } from '../record.js';
 import { decodeLine, recordView } from '../records/record-bytes.js';
 import { HtmlPage, type PageSink } from '../render/html.js';
 import { MarkdownDoc } from '../render/markdown.js';
@@ -116,8 +116,6 @@ async function main(ctx: Context): Promise<void> {
         if (line.bytes.length === 0) continue;
         const decoded = decodeLine(line.bytes);
         if (decoded.record) {
-          const odd = oddHeader(decoded.record.header);
-          if (odd) ctx.warn(where, `${odd}; read as a record of ${input.src ?? 'stdin'}`);
           await writer.record(decoded.record, input.src, line.n);
         } else if ('notRecord' in decoded) {
           ctx.warn(where, `not a record (${decoded.notRecord}), skipped`);
@@ -159,20 +157,6 @@ async function usagePage(ctx: Context): Promise<void> {
     }
   }
   await ctx.out.write(page.html());
-}
-
-/**
- * What is wrong with a record header's optional fields, which the tools below use as a
- * path and a line number; the field is then left out of the header (null when all is well).
- */
-function oddHeader(header: RecordView['header']): string | null {
-  const h = header as unknown as Record<string, unknown>;
-  if (h.src !== undefined && typeof h.src !== 'string') {
-    const what = h.src === null ? 'null' : Array.isArray(h.src) ? 'an array' : typeof h.src === 'object' ? 'an object' : `a ${typeof h.src}`;
-    delete h.src;
-    return `a record whose src is ${what}, not a file name`;
-  }
-  return null;
 }
 
 const COMMON_BLOCKS = new Set(['text', 'thinking', 'redacted_thinking', 'tool_use', 'tool_result', 'image', 'artifact']);
