@@ -134,6 +134,8 @@ export const piStore: SessionStore = {
   configDir: piAgentDir,
   keeps: { subagents: false, plugins: false },
   idOf: piIdOf,
+  // pi names a session file `<start time>_<id>.jsonl`; its walk takes any `*.jsonl`, as the client loads any.
+  fileNames: /_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i,
   rootIn: (config) => path.join(config, 'sessions'),
   discover: discoverPiSessions,
   scan: scanPiSession,
