@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { HARNESSES } from '../../lib/codecs.js';
-import { repo, runBin } from '../helpers.js';
+import { filesUnder, repo, runBin } from '../helpers.js';
 
 const CODEX_PLAIN = repo('fixtures', 'recorded-codex', 'plain');
 const CODEX_ID = '01a22f95-c454-7ee3-ba8a-32e14bb9f4bb';
@@ -19,13 +19,6 @@ function scratch(t: any): string {
 }
 
 /** Every file under a folder. */
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.join(e.parentPath ?? (e as any).path, e.name));
-}
-
 /** The environment of a run: no store of the machine's own in reach. */
 const env = (home: string, extra: Record<string, string> = {}) => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, ...extra });
 
