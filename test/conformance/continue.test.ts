@@ -10,8 +10,7 @@
  * gemini-to-claude and gemini-to-codex; this proves the command's own path: lookup in the
  * stores, install, the printed command.)
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { conformanceSkip, repoRoot, runClaude, startMockApi } from '../harness/index.js';
@@ -19,21 +18,10 @@ import { EXEC_FLAGS, runCodex, startMockResponses, writeCodexConfig } from '../h
 import { codexConfig } from '../harness/codex/cli.js';
 import { recordedGeminiChats, resumeInstalled } from '../harness/gemini/index.js';
 import { runBin } from '../helpers.js';
+import { env, parseCommand, scratch } from './continue-run.js';
 
 const skip = conformanceSkip();
 const root = repoRoot();
-
-function scratch(t: any): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'tx-continue-conf-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-/** The printed command's parts: its directory, the store variable it sets, and the id it resumes. */
-function parseCommand(command: string): { cwd: string; store: string | null; id: string } | null {
-  const m = /^cd (\S+) && (?:\S+=(\S+) )?(?:claude --resume|codex resume|gemini --resume) (\S+)\n$/.exec(command);
-  return m ? { cwd: m[1]!, store: m[2] ?? null, id: m[3]! } : null;
-}
 
 t.test('a Codex session continued through tx-continue: claude --resume sends its prompt, calls and results', { skip }, async (t) => {
   const dir = scratch(t);
@@ -127,7 +115,6 @@ t.test('a Claude Code session continued in a Codex home with a provider of its o
   }
 });
 
-const env = (home: string) => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home });
 
 /** The parts Gemini CLI sent, flattened: texts, calls (ids as sent) and responses. */
 function geminiParts(contents: { role?: string; parts?: Record<string, any>[] }[]): { texts: string[]; calls: string[]; results: string[] } {
