@@ -18,7 +18,7 @@ import { EXEC_FLAGS, runCodex, startMockResponses, writeCodexConfig } from '../h
 import { codexConfig } from '../harness/codex/cli.js';
 import { recordedGeminiChats, resumeInstalled } from '../harness/gemini/index.js';
 import { runBin } from '../helpers.js';
-import { env, parseCommand, scratch } from './continue-run.js';
+import { env, parseCommand, printedCommand, scratch } from './continue-run.js';
 
 const skip = conformanceSkip();
 const root = repoRoot();
@@ -27,11 +27,8 @@ t.test('a Codex session continued through tx-continue: claude --resume sends its
   const dir = scratch(t);
   const home = path.join(dir, 'home');
   const r = await runBin('tx-continue', ['01a22f95-cea0', '--with', 'claude-code', '--codex-home', path.join(root, 'fixtures', 'recorded-codex', 'exec'), '--config-dir', path.join(home, '.claude')], '', { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home });
-  t.equal(r.status, 0, r.stderr);
-  const command = parseCommand(r.stdout.toString());
-  t.ok(command, `the command: ${r.stdout}`);
+  const command = printedCommand(t, r);
   if (!command) return;
-  mkdirSync(command.cwd, { recursive: true });
   const mock = await startMockApi({});
   try {
     const run = await runClaude({ args: ['-p', '--resume', command.id, 'next'], home, cwd: command.cwd, baseUrl: mock.url });
@@ -53,11 +50,8 @@ t.test('a Claude Code session continued through tx-continue: codex exec resume s
   const home = path.join(dir, 'home');
   const codexHome = path.join(home, '.codex');
   const r = await runBin('tx-continue', ['00000000-0000-4000-8000-0000000000b1', '--with', 'codex', '--config-dir', path.join(root, 'fixtures', 'recorded', 'tools'), '--codex-home', codexHome], '', { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home });
-  t.equal(r.status, 0, r.stderr);
-  const command = parseCommand(r.stdout.toString());
-  t.ok(command, `the command: ${r.stdout}`);
+  const command = printedCommand(t, r);
   if (!command) return;
-  mkdirSync(command.cwd, { recursive: true });
   const mock = await startMockResponses({});
   try {
     writeCodexConfig(codexHome, mock.url, { provider: 'openai' });
@@ -130,12 +124,9 @@ t.test('a Codex session continued through tx-continue in Gemini CLI: gemini --re
   const dir = scratch(t);
   const home = path.join(dir, 'home');
   const r = await runBin('tx-continue', ['01a22f95-cea0', '--with', 'gemini', '--codex-home', path.join(root, 'fixtures', 'recorded-codex', 'exec'), '--gemini-home', home], '', env(home));
-  t.equal(r.status, 0, r.stderr);
-  const command = parseCommand(r.stdout.toString());
-  t.ok(command, `the command: ${r.stdout}`);
+  const command = printedCommand(t, r);
   if (!command) return;
   t.equal(command.store, home, 'the command sets GEMINI_CLI_HOME to the home given');
-  mkdirSync(command.cwd, { recursive: true });
   const resumed = await resumeInstalled(home, command.cwd, command.id);
   t.ok(resumed.found, `the client loaded the chat (${resumed.found ? '' : resumed.output.slice(0, 300)})`);
   if (!resumed.found) return;
@@ -150,11 +141,8 @@ t.test('a Claude Code session continued through tx-continue in Gemini CLI: gemin
   const dir = scratch(t);
   const home = path.join(dir, 'home');
   const r = await runBin('tx-continue', ['00000000-0000-4000-8000-0000000000b1', '--with', 'gemini', '--config-dir', path.join(root, 'fixtures', 'recorded', 'tools'), '--gemini-home', home], '', env(home));
-  t.equal(r.status, 0, r.stderr);
-  const command = parseCommand(r.stdout.toString());
-  t.ok(command, `the command: ${r.stdout}`);
+  const command = printedCommand(t, r);
   if (!command) return;
-  mkdirSync(command.cwd, { recursive: true });
   const resumed = await resumeInstalled(home, command.cwd, command.id);
   t.ok(resumed.found, `the client loaded the chat (${resumed.found ? '' : resumed.output.slice(0, 300)})`);
   if (!resumed.found) return;
@@ -181,11 +169,8 @@ t.test('a Gemini CLI chat continued through tx-continue in Claude Code: claude -
   const home = path.join(dir, 'home');
   const gemini = geminiStore(dir);
   const r = await runBin('tx-continue', [gemini.id, '--with', 'claude-code', '--gemini-home', gemini.home, '--config-dir', path.join(home, '.claude')], '', env(home));
-  t.equal(r.status, 0, r.stderr);
-  const command = parseCommand(r.stdout.toString());
-  t.ok(command, `the command: ${r.stdout}`);
+  const command = printedCommand(t, r);
   if (!command) return;
-  mkdirSync(command.cwd, { recursive: true });
   const mock = await startMockApi({});
   try {
     const run = await runClaude({ args: ['-p', '--resume', command.id, 'next'], home, cwd: command.cwd, baseUrl: mock.url });
@@ -208,11 +193,8 @@ t.test('a Gemini CLI chat continued through tx-continue in Codex: codex exec res
   const codexHome = path.join(home, '.codex');
   const gemini = geminiStore(dir);
   const r = await runBin('tx-continue', [gemini.id, '--with', 'codex', '--gemini-home', gemini.home, '--codex-home', codexHome], '', env(home));
-  t.equal(r.status, 0, r.stderr);
-  const command = parseCommand(r.stdout.toString());
-  t.ok(command, `the command: ${r.stdout}`);
+  const command = printedCommand(t, r);
   if (!command) return;
-  mkdirSync(command.cwd, { recursive: true });
   const mock = await startMockResponses({});
   try {
     writeCodexConfig(codexHome, mock.url, { provider: 'openai' });
