@@ -5,7 +5,9 @@
  * (`tx-continue ID --with gemini`, then `gemini --resume ID` with the printed
  * GEMINI_CLI_HOME). The first request each client sends must carry the user texts,
  * assistant texts, tool calls and tool results of the source's Common conversation (as
- * tx-native makes it continuable for the target), in order.
+ * tx-native makes it continuable for the target), in order; into Gemini CLI also part for
+ * part, as gemini-native-map.ts maps a conversation of another client. A source with no
+ * message the client could load is not continued: exit 1 and no command.
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -53,7 +55,8 @@ const PI_SUMMARY = 'The conversation history before this point was compacted int
  */
 const PI: Target = {
   id: (id) => id.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64),
-  command: (use, output) => [use.name === '!' ? shellText(String(use.input.args ?? ''), output, use.input) : typedCommand(use.name, use.input)],
+  // Only a `!` command has a form known here: any other makes the comparison fail, to be looked at.
+  command: (use, output) => [use.name === '!' ? shellText(String(use.input.args ?? ''), output, use.input) : `(no known pi form for a ${use.name} command)`],
   summary: (text) => (text.startsWith(PI_SUMMARY) ? text : `${PI_SUMMARY}${text}\n</summary>`),
 };
 
@@ -162,7 +165,7 @@ function assertNotContinued(t: Tap, r: { status: number | null; stdout: Buffer; 
   t.notMatch(r.stderr, /\n\s+at .+\(.+:\d+:\d+\)/, 'no stack trace');
 }
 
-// Every recorded chat, one per scenario's store (a resumed chat's second file holds no conversation of its own).
+// Every recorded chat file, each alone in a scratch store (the second file of a resumed chat holds no conversation of its own: it is not continued).
 const chats = recordedGeminiChats();
 
 t.test('a Gemini CLI chat continued through tx-continue in pi: pi --session sends its texts, calls and results', { skip }, async (t) => {
