@@ -1,5 +1,5 @@
 // The comparison behind the tests that continue another harness's session in Claude Code
-// (codex-to-claude.test.ts, pi-to-others.test.ts): a Common conversation as the items the
+// (to-claude.ts, pi-to-others.test.ts): a Common conversation as the items the
 // real client should send for it, and the items it did send, less what it adds itself.
 import { isModeled, type Block, type CommonMessage } from '../../lib/common.js';
 import { PLACEHOLDER_OPENING, PLACEHOLDER_RESULT } from '../../lib/continuable/rules.js';

@@ -1,15 +1,9 @@
 // The comparison behind the tests that continue another harness's session in Codex
-// (codex-native.test.ts, pi-to-others.test.ts): a Common conversation as the items the
+// (to-codex.ts, pi-to-others.test.ts): a Common conversation as the items the
 // real client should send for it, in the normal form of codex-compare.ts.
 import { isModeled, type CommonMessage } from '../../lib/common.js';
+import { typedCommand } from '../helpers.js';
 import type { Item } from './codex-compare.js';
-
-/** A command a person ran, as tx-native writes it for Codex: the name and arguments typed, then what it expanded to. */
-function typedCommand(name: string, input: Record<string, unknown>): string {
-  const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v));
-  const typed = name === '!' ? `!${str(input.args)}` : [name, str(input.args)].filter((s) => s !== '').join(' ');
-  return input.contents === undefined ? typed : `${typed}\n\n${str(input.contents)}`;
-}
 
 function piece(b: any): unknown {
   if (b.type === 'text') return { type: 'text', text: b.text };

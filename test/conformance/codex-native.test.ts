@@ -20,9 +20,9 @@ import { nativeTool } from '../../lib/commands/native.js';
 import { conformanceSkip, recordedSessionFiles, repoRoot } from '../harness/index.js';
 import { EXEC_FLAGS, recordedCodexRollouts, resumeRollout, runCodex, startAppServer, startMockResponses, writeCodexConfig } from '../harness/codex/index.js';
 import type { InputItem } from '../harness/codex/index.js';
-import { corpusFiles, pool, runTool } from '../helpers.js';
+import { corpusFiles, filesUnder, pool, runTool } from '../helpers.js';
 import { CODEX_PROMPT, clientSide } from './codex-compare.js';
-import { assertMapped, convertAndResume, filesUnder, scratchHome } from './to-codex.js';
+import { assertMapped, convertAndResume, scratchHome } from './to-codex.js';
 
 const skip = conformanceSkip();
 const root = repoRoot();

@@ -10,8 +10,7 @@
  * gemini-to-claude and gemini-to-codex; this proves the command's own path: lookup in the
  * stores, install, the printed command.)
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { conformanceSkip, repoRoot, runClaude, startMockApi } from '../harness/index.js';
@@ -19,31 +18,17 @@ import { EXEC_FLAGS, runCodex, startMockResponses, writeCodexConfig } from '../h
 import { codexConfig } from '../harness/codex/cli.js';
 import { recordedGeminiChats, resumeInstalled } from '../harness/gemini/index.js';
 import { runBin } from '../helpers.js';
+import { env, parseCommand, printedCommand, scratch } from './continue-run.js';
 
 const skip = conformanceSkip();
 const root = repoRoot();
-
-function scratch(t: any): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'tx-continue-conf-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-/** The printed command's parts: its directory, the store variable it sets, and the id it resumes. */
-function parseCommand(command: string): { cwd: string; store: string | null; id: string } | null {
-  const m = /^cd (\S+) && (?:\S+=(\S+) )?(?:claude --resume|codex resume|gemini --resume) (\S+)\n$/.exec(command);
-  return m ? { cwd: m[1]!, store: m[2] ?? null, id: m[3]! } : null;
-}
 
 t.test('a Codex session continued through tx-continue: claude --resume sends its prompt, calls and results', { skip }, async (t) => {
   const dir = scratch(t);
   const home = path.join(dir, 'home');
   const r = await runBin('tx-continue', ['01a22f95-cea0', '--with', 'claude-code', '--codex-home', path.join(root, 'fixtures', 'recorded-codex', 'exec'), '--config-dir', path.join(home, '.claude')], '', { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home });
-  t.equal(r.status, 0, r.stderr);
-  const command = parseCommand(r.stdout.toString());
-  t.ok(command, `the command: ${r.stdout}`);
+  const command = printedCommand(t, r);
   if (!command) return;
-  mkdirSync(command.cwd, { recursive: true });
   const mock = await startMockApi({});
   try {
     const run = await runClaude({ args: ['-p', '--resume', command.id, 'next'], home, cwd: command.cwd, baseUrl: mock.url });
@@ -65,11 +50,8 @@ t.test('a Claude Code session continued through tx-continue: codex exec resume s
   const home = path.join(dir, 'home');
   const codexHome = path.join(home, '.codex');
   const r = await runBin('tx-continue', ['00000000-0000-4000-8000-0000000000b1', '--with', 'codex', '--config-dir', path.join(root, 'fixtures', 'recorded', 'tools'), '--codex-home', codexHome], '', { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home });
-  t.equal(r.status, 0, r.stderr);
-  const command = parseCommand(r.stdout.toString());
-  t.ok(command, `the command: ${r.stdout}`);
+  const command = printedCommand(t, r);
   if (!command) return;
-  mkdirSync(command.cwd, { recursive: true });
   const mock = await startMockResponses({});
   try {
     writeCodexConfig(codexHome, mock.url, { provider: 'openai' });
@@ -127,7 +109,6 @@ t.test('a Claude Code session continued in a Codex home with a provider of its o
   }
 });
 
-const env = (home: string) => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home });
 
 /** The parts Gemini CLI sent, flattened: texts, calls (ids as sent) and responses. */
 function geminiParts(contents: { role?: string; parts?: Record<string, any>[] }[]): { texts: string[]; calls: string[]; results: string[] } {
@@ -143,12 +124,9 @@ t.test('a Codex session continued through tx-continue in Gemini CLI: gemini --re
   const dir = scratch(t);
   const home = path.join(dir, 'home');
   const r = await runBin('tx-continue', ['01a22f95-cea0', '--with', 'gemini', '--codex-home', path.join(root, 'fixtures', 'recorded-codex', 'exec'), '--gemini-home', home], '', env(home));
-  t.equal(r.status, 0, r.stderr);
-  const command = parseCommand(r.stdout.toString());
-  t.ok(command, `the command: ${r.stdout}`);
+  const command = printedCommand(t, r);
   if (!command) return;
   t.equal(command.store, home, 'the command sets GEMINI_CLI_HOME to the home given');
-  mkdirSync(command.cwd, { recursive: true });
   const resumed = await resumeInstalled(home, command.cwd, command.id);
   t.ok(resumed.found, `the client loaded the chat (${resumed.found ? '' : resumed.output.slice(0, 300)})`);
   if (!resumed.found) return;
@@ -163,11 +141,8 @@ t.test('a Claude Code session continued through tx-continue in Gemini CLI: gemin
   const dir = scratch(t);
   const home = path.join(dir, 'home');
   const r = await runBin('tx-continue', ['00000000-0000-4000-8000-0000000000b1', '--with', 'gemini', '--config-dir', path.join(root, 'fixtures', 'recorded', 'tools'), '--gemini-home', home], '', env(home));
-  t.equal(r.status, 0, r.stderr);
-  const command = parseCommand(r.stdout.toString());
-  t.ok(command, `the command: ${r.stdout}`);
+  const command = printedCommand(t, r);
   if (!command) return;
-  mkdirSync(command.cwd, { recursive: true });
   const resumed = await resumeInstalled(home, command.cwd, command.id);
   t.ok(resumed.found, `the client loaded the chat (${resumed.found ? '' : resumed.output.slice(0, 300)})`);
   if (!resumed.found) return;
@@ -194,11 +169,8 @@ t.test('a Gemini CLI chat continued through tx-continue in Claude Code: claude -
   const home = path.join(dir, 'home');
   const gemini = geminiStore(dir);
   const r = await runBin('tx-continue', [gemini.id, '--with', 'claude-code', '--gemini-home', gemini.home, '--config-dir', path.join(home, '.claude')], '', env(home));
-  t.equal(r.status, 0, r.stderr);
-  const command = parseCommand(r.stdout.toString());
-  t.ok(command, `the command: ${r.stdout}`);
+  const command = printedCommand(t, r);
   if (!command) return;
-  mkdirSync(command.cwd, { recursive: true });
   const mock = await startMockApi({});
   try {
     const run = await runClaude({ args: ['-p', '--resume', command.id, 'next'], home, cwd: command.cwd, baseUrl: mock.url });
@@ -221,11 +193,8 @@ t.test('a Gemini CLI chat continued through tx-continue in Codex: codex exec res
   const codexHome = path.join(home, '.codex');
   const gemini = geminiStore(dir);
   const r = await runBin('tx-continue', [gemini.id, '--with', 'codex', '--gemini-home', gemini.home, '--codex-home', codexHome], '', env(home));
-  t.equal(r.status, 0, r.stderr);
-  const command = parseCommand(r.stdout.toString());
-  t.ok(command, `the command: ${r.stdout}`);
+  const command = printedCommand(t, r);
   if (!command) return;
-  mkdirSync(command.cwd, { recursive: true });
   const mock = await startMockResponses({});
   try {
     writeCodexConfig(codexHome, mock.url, { provider: 'openai' });

@@ -42,7 +42,7 @@ export function promptSent(messages: Array<{ role: string; content: unknown }>):
 }
 
 /** What the client sends for a shell command a person ran (pi's bashExecutionToText, read again from src/core/messages.ts). */
-function shellText(command: string, output: string, input: Record<string, any>): string {
+export function shellText(command: string, output: string, input: Record<string, any>): string {
   let text = `Ran \`${command}\`\n` + (output ? '```\n' + output + '\n```' : '(no output)');
   if (input.cancelled) text += '\n\n(command cancelled)';
   else if (input.exit_code !== undefined && input.exit_code !== null && input.exit_code !== 0) text += `\n\nCommand exited with code ${input.exit_code}`;

@@ -8,34 +8,20 @@
  * is compared in full by pi-to-others.test.ts and to-pi.test.ts; this proves the
  * command's own path: lookup in the stores, install, the printed command.)
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { conformanceSkip, repoRoot, runClaude, startMockApi } from '../harness/index.js';
 import { EXEC_FLAGS, runCodex, startMockResponses, writeCodexConfig } from '../harness/codex/index.js';
 import { recordedPiSessions, resumeInstalled } from '../harness/pi/index.js';
 import { runBin } from '../helpers.js';
+import { env, printedCommand, scratch } from './continue-run.js';
 import { clientConversation } from './pi-compare.js';
 
 const skip = conformanceSkip();
 const root = repoRoot();
 
-function scratch(t: any): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'tx-continue-pi-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-/** The printed command's parts: its directory, the store it names, and the id it resumes. */
-function parseCommand(command: string): { cwd: string; store: string | null; id: string } | null {
-  const m = /^cd (\S+) && (?:(\w+)=(\S+) )?(?:claude --resume|codex resume|pi --session) (\S+)\n$/.exec(command);
-  return m ? { cwd: m[1]!, store: m[3] ?? null, id: m[4]! } : null;
-}
-
 const piTools = recordedPiSessions().find((s) => s.scenario === 'tools')!;
 const PI_ID = path.basename(piTools.file).replace(/^.*_/, '').replace(/\.jsonl$/, '');
-const env = (home: string) => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home });
 
 /** The blocks of a request's messages, in order. */
 function blocksOf(messages: { role: string; content: unknown }[]): any[] {
@@ -43,15 +29,12 @@ function blocksOf(messages: { role: string; content: unknown }[]): any[] {
 }
 
 t.test('a pi session continued through tx-continue: claude --resume sends its prompt, calls and results', { skip }, async (t) => {
-  const dir = scratch(t);
+  const dir = scratch(t, 'tx-continue-pi-');
   const home = path.join(dir, 'home');
   const r = await runBin('tx-continue', [PI_ID.slice(0, 13), '--with', 'claude-code', '--pi-home', path.join(root, 'fixtures', 'recorded-pi', 'tools'), '--config-dir', path.join(home, '.claude')], '', env(home));
-  t.equal(r.status, 0, r.stderr);
-  const command = parseCommand(r.stdout.toString());
-  t.ok(command, `the command: ${r.stdout}`);
+  const command = printedCommand(t, r);
   if (!command) return;
   t.equal(command.id, PI_ID, 'the copy keeps the session id');
-  mkdirSync(command.cwd, { recursive: true });
   const mock = await startMockApi({});
   try {
     const run = await runClaude({ args: ['-p', '--resume', command.id, 'next'], home, cwd: command.cwd, baseUrl: mock.url });
@@ -68,15 +51,12 @@ t.test('a pi session continued through tx-continue: claude --resume sends its pr
 });
 
 t.test('a pi session continued through tx-continue: codex exec resume sends its prompt, calls and results', { skip }, async (t) => {
-  const dir = scratch(t);
+  const dir = scratch(t, 'tx-continue-pi-');
   const home = path.join(dir, 'home');
   const codexHome = path.join(home, '.codex');
   const r = await runBin('tx-continue', [PI_ID, '--with', 'codex', '--pi-home', path.join(root, 'fixtures', 'recorded-pi', 'tools'), '--codex-home', codexHome], '', env(home));
-  t.equal(r.status, 0, r.stderr);
-  const command = parseCommand(r.stdout.toString());
-  t.ok(command, `the command: ${r.stdout}`);
+  const command = printedCommand(t, r);
   if (!command) return;
-  mkdirSync(command.cwd, { recursive: true });
   const mock = await startMockResponses({});
   try {
     writeCodexConfig(codexHome, mock.url, { provider: 'openai' });
@@ -94,16 +74,13 @@ t.test('a pi session continued through tx-continue: codex exec resume sends its 
 });
 
 t.test('a Claude Code session continued through tx-continue: pi --session finds it by id and sends its prompt, calls and results', { skip }, async (t) => {
-  const dir = scratch(t);
+  const dir = scratch(t, 'tx-continue-pi-');
   const home = path.join(dir, 'home');
   const agent = path.join(home, '.pi', 'agent');
   const r = await runBin('tx-continue', ['00000000-0000-4000-8000-0000000000b1', '--with', 'pi', '--config-dir', path.join(root, 'fixtures', 'recorded', 'tools'), '--pi-home', agent], '', env(home));
-  t.equal(r.status, 0, r.stderr);
-  const command = parseCommand(r.stdout.toString());
-  t.ok(command, `the command: ${r.stdout}`);
+  const command = printedCommand(t, r);
   if (!command) return;
   t.equal(command.store, agent, 'the command names the store');
-  mkdirSync(command.cwd, { recursive: true });
   const resumed = await resumeInstalled({ home, cwd: command.cwd, id: command.id });
   if (!resumed.found) return t.fail(`pi did not load it: ${resumed.output.slice(0, 600)}`);
   const blocks = blocksOf(clientConversation(resumed.messages));
@@ -117,15 +94,12 @@ t.test('a Claude Code session continued through tx-continue: pi --session finds 
 });
 
 t.test('a Codex session continued through tx-continue: pi --session finds it by id and sends its prompt, calls and results', { skip }, async (t) => {
-  const dir = scratch(t);
+  const dir = scratch(t, 'tx-continue-pi-');
   const home = path.join(dir, 'home');
   const agent = path.join(home, '.pi', 'agent');
   const r = await runBin('tx-continue', ['01a22f95-cea0', '--with', 'pi', '--codex-home', path.join(root, 'fixtures', 'recorded-codex', 'exec'), '--pi-home', agent], '', env(home));
-  t.equal(r.status, 0, r.stderr);
-  const command = parseCommand(r.stdout.toString());
-  t.ok(command, `the command: ${r.stdout}`);
+  const command = printedCommand(t, r);
   if (!command) return;
-  mkdirSync(command.cwd, { recursive: true });
   const resumed = await resumeInstalled({ home, cwd: command.cwd, id: command.id });
   if (!resumed.found) return t.fail(`pi did not load it: ${resumed.output.slice(0, 600)}`);
   const blocks = blocksOf(clientConversation(resumed.messages));

@@ -9,7 +9,7 @@
  * replies of the public sessions, of other models, name the provider their model
  * suggests, and are sent with their thinking as text either way).
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
@@ -18,32 +18,12 @@ import { nativeTool } from '../../lib/commands/native.js';
 import { parseTool } from '../../lib/commands/parse.js';
 import { conformanceSkip } from '../harness/index.js';
 import { PI_MODEL, PI_PROVIDER, piSessions, resumeInstalled, resumeSession, writePiConfig, type PiResumeResult } from '../harness/pi/index.js';
-import { pool, runTool } from '../helpers.js';
+import { filesUnder, pool, runTool } from '../helpers.js';
 import { PI_PROMPT, clientConversation, essentials, type ApiMessage } from './pi-compare.js';
 
 const skip = conformanceSkip();
 const sessions = piSessions();
 const SESSION = '0198f3a0-0000-7000-8000-00000000c0de';
-
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  const stack = [dir];
-  while (stack.length > 0) {
-    const d = stack.pop()!;
-    let names: string[] = [];
-    try {
-      names = readdirSync(d);
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      const full = path.join(d, name);
-      if (statSync(full).isDirectory()) stack.push(full);
-      else out.push(full);
-    }
-  }
-  return out;
-}
 
 /** What writing a session back and resuming it gave. */
 interface Rewritten {

@@ -8,7 +8,7 @@
  * resumes is pi-common.test.ts's claim. A session the target cannot hold is refused
  * clearly, with nothing installed.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
@@ -20,7 +20,7 @@ import type { CommonLine, CommonMessage } from '../../lib/common.js';
 import { conformanceSkip, resumeConversation } from '../harness/index.js';
 import { EXEC_FLAGS, runCodex, startMockResponses, writeCodexConfig, type InputItem } from '../harness/codex/index.js';
 import { piSessions } from '../harness/pi/index.js';
-import { continued, pool, runTool } from '../helpers.js';
+import { continued, filesUnder, pool, runTool } from '../helpers.js';
 import { expectedItems, PROMPT, sentItems } from './claude-items.js';
 import { CODEX_PROMPT, abortedAtCalls, clientSide, omittedImages } from './codex-compare.js';
 import { mappedForCodex, pairedByClient, truncatedByClient } from './codex-items.js';
@@ -28,21 +28,6 @@ import { mappedForCodex, pairedByClient, truncatedByClient } from './codex-items
 const skip = conformanceSkip();
 const SESSION = '7e1d0f5a-0000-4000-8000-0000000000a1';
 const sessions = piSessions();
-
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  const out: string[] = [];
-  const stack = [dir];
-  while (stack.length > 0) {
-    const d = stack.pop()!;
-    for (const name of readdirSync(d)) {
-      const full = path.join(d, name);
-      if (statSync(full).isDirectory()) stack.push(full);
-      else out.push(full);
-    }
-  }
-  return out;
-}
 
 /** What converting one pi session and installing it for a target gave. */
 interface Converted {

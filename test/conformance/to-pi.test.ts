@@ -11,7 +11,7 @@
  * another harness is left out before writing (tx-native(1), Continuable). A session
  * larger than pi's window is refused clearly, with nothing installed.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
@@ -22,7 +22,7 @@ import { isModeled, type CommonLine, type CommonMessage } from '../../lib/common
 import { conformanceSkip, recordedSessionFiles, repoRoot } from '../harness/index.js';
 import { recordedCodexRollouts } from '../harness/codex/index.js';
 import { resumeInstalled, writePiConfig, type PiResumeResult } from '../harness/pi/index.js';
-import { continued, corpusFiles, pool, runTool } from '../helpers.js';
+import { continued, corpusFiles, filesUnder, pool, runTool } from '../helpers.js';
 import { PI_PROMPT, clientConversation, essentials, type ApiMessage } from './pi-compare.js';
 
 const skip = conformanceSkip();
@@ -34,21 +34,6 @@ const sources = [
   ...recordedCodexRollouts().map((r) => ({ harness: 'codex', name: `${r.scenario}/${path.basename(r.file)}`, file: r.file })),
   ...corpusFiles('codex').map((file) => ({ harness: 'codex', name: `corpus/${path.basename(file)}`, file })),
 ];
-
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  const out: string[] = [];
-  const stack = [dir];
-  while (stack.length > 0) {
-    const d = stack.pop()!;
-    for (const name of readdirSync(d)) {
-      const full = path.join(d, name);
-      if (statSync(full).isDirectory()) stack.push(full);
-      else out.push(full);
-    }
-  }
-  return out;
-}
 
 /** What converting one session into pi's store and resuming it there gave. */
 interface Outcome {
