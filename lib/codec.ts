@@ -331,6 +331,13 @@ export interface SessionStore {
   readonly keeps: { subagents: boolean; plugins: boolean };
   /** The id a session file is named by (the file name, or the part of it that is the id). */
   idOf(file: string): string;
+  /**
+   * The names its client gives session files, where its walk takes files named otherwise
+   * too (pi's takes any `*.jsonl`): in a folder every store walks (tx-ls --harness all
+   * DIR), such a store lists only files so named, leaving the others to a store whose
+   * files they are. Absent: the walk's own rules are all.
+   */
+  readonly fileNames?: RegExp;
   /** The sessions root under a configuration directory. */
   rootIn(config: string): string;
   /** Every session file under a root, as the walk finds it; problems are reported, not thrown. */

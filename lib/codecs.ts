@@ -10,6 +10,7 @@ import { codexLineCodec } from './codex/codec-line.js';
 import { readStoredSessionsWith } from './core/input/input-streams.js';
 import { geminiLineCodec } from './gemini/codec-line.js';
 import { opencodeLineCodec } from './opencode/codec-line.js';
+import { piLineCodec } from './pi/codec-line.js';
 import type { Harness } from './record.js';
 
 /** One harness: its line members, and its facets by module name (each module's default export). */
@@ -23,6 +24,8 @@ interface Entry {
  * it. The last one reads any JSON object no other harness claims.
  */
 const REGISTRY: readonly Entry[] = [
+  // Before Codex: an early rollout's bare response item and a pi entry share type "message".
+  { line: piLineCodec, load: (facet) => import(`./pi/${facet}.js`) },
   { line: codexLineCodec, load: (facet) => import(`./codex/${facet}.js`) },
   { line: geminiLineCodec, load: (facet) => import(`./gemini/${facet}.js`) },
   { line: opencodeLineCodec, load: (facet) => import(`./opencode/${facet}.js`) },

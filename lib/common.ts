@@ -209,6 +209,11 @@ export function usableBlocks(m: CommonMessage, warnings: string[]): Block[] | nu
   });
 }
 
+/** True for a message line of a Common stream: a native entry of the same type (pi's) holds its message under `message`, which a Common line never has. */
+export function isCommonMessageLine(v: any): boolean {
+  return !!v && typeof v === 'object' && v.type === 'message' && !(v.message !== null && typeof v.message === 'object');
+}
+
 /** A session line with its ill-typed fields left out, and what was left out. */
 export function cleanSession(value: any): { session: CommonSession; problems: string[] } {
   const problems: string[] = [];

@@ -1,7 +1,7 @@
 // What the tests share: where the repo, the bins, the fixtures and the corpus are,
 // and a way to run a bin as a user would.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAll } from '../lib/codecs.js';
@@ -173,4 +173,27 @@ export async function pool<A, B>(items: A[], limit: number, work: (a: A) => Prom
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
+}
+
+/** The files below `dir`, at any depth (none when it does not exist). */
+export function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  const stack = [dir];
+  while (stack.length > 0) {
+    const d = stack.pop()!;
+    for (const name of readdirSync(d)) {
+      const full = join(d, name);
+      if (statSync(full).isDirectory()) stack.push(full);
+      else out.push(full);
+    }
+  }
+  return out;
+}
+
+/** A command a person ran, as tx-native writes it for Codex and the Gemini CLI: the name and arguments typed, then what it expanded to. */
+export function typedCommand(name: string, input: Record<string, unknown>): string {
+  const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v));
+  const typed = name === '!' ? `!${str(input.args)}` : [name, str(input.args)].filter((s) => s !== '').join(' ');
+  return input.contents === undefined ? typed : `${typed}\n\n${str(input.contents)}`;
 }

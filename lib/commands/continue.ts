@@ -145,6 +145,12 @@ async function main(ctx: Context): Promise<number> {
       ctx.note(`${source.path}: not continued in ${target.harness}`);
       return failed === 2 ? 1 : failed;
     }
+    // tx-native installs nothing for a session with no message the client could load (and
+    // says so): there is then no copy for the command to resume.
+    if (!sessionsById([targetRoot], id).some((m) => target.store!.idOf(m.path).toLowerCase() === id)) {
+      ctx.note(`${source.path}: not continued in ${target.harness}: nothing was installed`);
+      return 1;
+    }
   }
   if (!args.exec) {
     await ctx.out.write(command + '\n');

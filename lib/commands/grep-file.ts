@@ -11,15 +11,15 @@
 import { closeSync, readSync } from 'node:fs';
 import type { SessionFields, TextRole } from '../codec.js';
 import { DEFAULT_HARNESS, facetOf, HARNESSES } from '../codecs.js';
+import { LONG_LINE, type PhysicalLine } from '../core/input/lines.js';
 import { opensDocument } from '../core/json/document.js';
-import { documentLines } from '../records/document.js';
-import { LONG_LINE } from '../core/input/lines.js';
 import { openRegular } from '../core/input/regular-file.js';
 import { zstdFileLines } from '../core/input/zstd-lines.js';
 import type { TextMatcher } from '../core/search/pattern.js';
 import { candidateLines, type Prefilter } from '../core/search/prefilter.js';
 import type { Context } from '../core/tool.js';
 import type { Harness } from '../record.js';
+import { documentLines } from '../records/document.js';
 import { parsePhysicalLine } from '../records/parse-line.js';
 
 /** Characters of text shown on each side of a match. */
@@ -83,7 +83,7 @@ function* fileChunks(fd: number, use: 'search' | 'check'): Generator<Buffer> {
 }
 
 /** The lines a file that is a session kept as one JSON document is read as (read whole, up to LONG_LINE bytes); null for any other file. */
-function documentOf(fd: number, size: number): Iterable<{ n: number; bytes: Buffer }> | null {
+function documentOf(fd: number, size: number): Iterable<PhysicalLine> | null {
   const head = Buffer.alloc(64);
   if (size > LONG_LINE || !opensDocument(head.subarray(0, readSync(fd, head, 0, head.length, 0)))) return null;
   const buf = Buffer.allocUnsafe(size);
@@ -125,8 +125,8 @@ function* candidates(file: string, prefilter: Prefilter | null, onLong: (n: numb
   try {
     const doc = documentOf(fd, size);
     if (doc !== null) {
-      // A session kept as one document: its pieces are its lines.
-      for (const line of doc) if (prefilter === null || prefilter.next(line.bytes, 0) >= 0) yield line;
+      // A session kept as one document: its pieces are its lines (records/document.ts).
+      for (const line of doc) if (prefilter === null || prefilter.next(line.bytes, 0) >= 0) yield { n: line.n, bytes: line.bytes };
       return;
     }
     const reread = (position: number, length: number): Buffer => {

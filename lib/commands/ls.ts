@@ -235,8 +235,10 @@ async function listSessions(ctx: Context, codecs: Codec[], opts: ListOptions): P
     // Under --harness all a store not used yet lists nothing.
     if (opts.all && ctx.files.length === 0 && !isDirectory(root)) continue;
     for (const found of codec.store!.discover(root, (p) => ctx.warn({ src: p.path }, p.message))) {
-      // A DIR walked by every store's rules: a file two stores would both list is the first's.
+      // A DIR walked by every store's rules: a file two stores would both list is the first's,
+      // and a store whose walk takes any name lists only the names its client gives.
       if (seen.has(found.path)) continue;
+      if (walks.length > 1 && ctx.files.length > 0 && codec.store!.fileNames && !codec.store!.fileNames.test(path.basename(found.path))) continue;
       if (walks.length > 1) seen.add(found.path);
       const entry = sessionEntry(ctx, codec, found, opts);
       progress.tick(++count);

@@ -28,6 +28,8 @@ export class NativeLines {
   constructor(
     private readonly ctx: Context,
     private readonly src: string | undefined,
+    /** Called before a line is written (closes a document the output has open). */
+    private readonly beforeWrite: () => void = () => {},
   ) {}
 
   /** A native session line (a JSON object, not a record nor Common); `before` closes what the output had open. */
@@ -82,6 +84,7 @@ export class NativeLines {
   }
 
   private write(line: PhysicalLine): void {
+    this.beforeWrite();
     const header = { harness: DEFAULT_HARNESS, n: line.n, kind: 'other' as const, ...(line.bom ? { bom: true as const } : {}), ...(line.crlf ? { crlf: true as const } : {}), ...(line.eol ? {} : { eol: false as const }) };
     pushNative(this.ctx.out, recordView(header, line.bytes));
   }

@@ -7,7 +7,7 @@ import type { Writable } from 'node:stream';
 import type { Codec, FromCommonOptions, InstallTarget, NativeWriter } from '../codec.js';
 import { beneath, InstallTransaction, TargetExists, UnsafePath } from '../core/install/install-file.js';
 import { isUuid, TXCRIPT_NAMESPACE, uuidV5 } from '../core/uuid.js';
-import { cleanSession, type ArtifactBlock, type CommonMessage, type CommonSession } from '../common.js';
+import { cleanSession, isCommonMessageLine, type ArtifactBlock, type CommonMessage, type CommonSession } from '../common.js';
 import { Continuable } from '../continuable/continuable.js';
 import { datedSession } from '../continuable/placeholders.js';
 import { NotContinuable } from '../continuable/rules.js';
@@ -22,7 +22,7 @@ import { freshIdCommand, HELP, shellQuote } from './native-help.js';
 import { ToolError, UsageError, type Context, type Tool } from '../core/tool.js';
 import { decodeLine } from '../records/record-bytes.js';
 import { stringifyJson } from '../core/json/json-text.js';
-import { DEFAULT_HARNESS, HARNESSES, isHarness, lineCodecFor, loadFacet } from '../codecs.js';
+import { DEFAULT_HARNESS, detectHarness, HARNESSES, isHarness, lineCodecFor, loadFacet } from '../codecs.js';
 import type { Harness } from '../record.js';
 
 export { shellQuote } from './native-help.js';
@@ -225,7 +225,8 @@ async function main(ctx: Context): Promise<void> {
       const root = path.resolve(ctx.proc.cwd(), config);
       install ??= new InstallTransaction(root);
       if (install.root !== root) throw new UnsafePath(`one config directory per run (${install.root}, then ${root})`);
-      const parent = session.parent;
+      // A harness that keeps no subagent transcripts beside a session takes a subagent's conversation as a session of its own.
+      const parent = store.keeps.subagents ? session.parent : undefined;
       target = store.installTarget!(root, cwd, id, parent ? { session: parent.session, agentId: parent.agent_id ?? id } : undefined, session.started_at);
       install.plan(target.file);
       if (parent && target.meta) install.plan(target.meta);
@@ -246,7 +247,7 @@ async function main(ctx: Context): Promise<void> {
       }
     };
     open = { writer: newWriter(writerFor, session, { sessionId: id, cwd, materialize, modelProvider: provider, config: tx.root }), out: new Output(stream), id, target, stream, lines: 0, continuable: await continuable(session), src };
-    if (session.parent) {
+    if (session.parent && store.keeps.subagents) {
       const p = session.parent;
       open.meta = { ...(p.agent_type ? { agentType: p.agent_type } : {}), ...(p.description ? { description: p.description } : {}), ...(p.tool_use_id ? { toolUseId: p.tool_use_id } : {}) };
     }
@@ -255,7 +256,7 @@ async function main(ctx: Context): Promise<void> {
   try {
     for await (const input of ctx.inputs()) {
       let long: LongReader | null = null;
-      const natives = new NativeLines(ctx, input.src);
+      const natives = new NativeLines(ctx, input.src, () => stitch.close(ctx.out));
       // Nothing of a line outlives its batch (a record's bytes are copied out, a Common line
       // is parsed, a line held by NativeLines is copied), so a regular file or a pipe is read
       // into one buffer used again.
@@ -315,13 +316,13 @@ async function main(ctx: Context): Promise<void> {
           }
           const value = decoded.value as { type?: unknown } | null;
           const object = value !== null && typeof value === 'object' && !Array.isArray(value);
-          if (object && value.type === 'session') {
+          if (isCommonSession(value)) {
             natives.notNative();
             const { session, problems } = cleanSession(value);
             for (const problem of problems) ctx.warn(where, problem);
             stitch.close(ctx.out);
             await start(datedSession(session), input.src);
-          } else if (object && value.type === 'message') {
+          } else if (isCommonMessageLine(value)) {
             natives.notNative();
             const current = open as OpenSession | null;
             if (!current) {
@@ -378,6 +379,11 @@ async function main(ctx: Context): Promise<void> {
 function isBlank(bytes: Buffer): boolean {
   for (const b of bytes) if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
   return true;
+}
+
+/** A `session` line of a Common stream: one that names its harness, or that no harness claims as its own native header (pi's is of the same type). */
+function isCommonSession(value: any): boolean {
+  return !!value && typeof value === 'object' && value.type === 'session' && (typeof value.harness === 'string' || detectHarness(value) === DEFAULT_HARNESS);
 }
 
 /** The tx-native tool. */

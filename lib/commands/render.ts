@@ -5,7 +5,6 @@ import { isCommonMessageLine } from '../common.js';
 import { CommonWriter, type CommonOut } from './common.js';
 import { splitLines, type PhysicalLine } from '../core/input/lines.js';
 import { stdoutIsTerminal, UsageError, type Context, type Tool } from '../core/tool.js';
-import { withDocuments } from '../records/document.js';
 import { parsePhysicalLine } from '../records/parse-line.js';
 import type { Harness } from '../record.js';
 import { decodeLine, recordView } from '../records/record-bytes.js';
@@ -107,8 +106,7 @@ async function main(ctx: Context): Promise<void> {
   try {
     for await (const input of ctx.inputs()) {
       let previous: Harness = DEFAULT_HARNESS;
-      // A session kept as one document is read as its pieces (records/document.ts).
-      for await (const read of renderLines(input.stream, KEEP_STRING, withDocuments)) {
+      for await (const read of renderLines(input.stream)) {
         where = { src: input.src, n: read.n };
         if (read.bytes === null) {
           ctx.warn(where, `a line of ${formatCount(read.shortened ?? 0)} bytes that passes ${formatCount(MAX_KEPT)} bytes even with each of its texts cut to ${formatCount(KEEP_STRING)}: left out`);

@@ -12,7 +12,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { DocumentCodec, LineCodec } from '../codec.js';
 import { detectLineCodec, HARNESSES, lineCodecFor } from '../codecs.js';
-import { isLongPiece, lineBatches, LONG_LINE, type LineItem, type PhysicalLine } from '../core/input/lines.js';
+import { isLongPiece, LONG_LINE, type LineItem, type PhysicalLine } from '../core/input/lines.js';
 import { documentHead, documentItem, documentTail, layoutOf, opensDocument, type DocumentLayout } from '../core/json/document.js';
 import { keyed } from '../core/keyed.js';
 
@@ -202,9 +202,4 @@ export async function* withDocuments(batches: AsyncIterable<LineItem[]>): AsyncG
   }
   yield* held;
   for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
-}
-
-/** The physical lines of an input (none cut into pieces), with a document's pieces in place of its lines (withDocuments). */
-export async function* linesWithDocuments(chunks: AsyncIterable<Buffer | string>): AsyncGenerator<PhysicalLine> {
-  for await (const batch of withDocuments(lineBatches(chunks, Infinity))) yield* batch as PhysicalLine[];
 }

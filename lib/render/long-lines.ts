@@ -8,7 +8,8 @@
 // and KEEP_STRING bytes of each string, whatever its length. A line whose kept part
 // passes MAX_KEPT bytes (a structure of hundreds of thousands of values) is left out,
 // and said to be: reading it would take more memory than tx-render allows itself.
-import { lineBatches, isLongPiece, type LineItem, type PhysicalLine } from '../core/input/lines.js';
+import { lineBatches, isLongPiece, type PhysicalLine } from '../core/input/lines.js';
+import { withDocuments } from '../records/document.js';
 import { formatCount } from './tally.js';
 
 /** Bytes of one string a line keeps (a page shows BLOCK_CAP characters of a block); lines longer than this are shortened so before they are read. */
@@ -146,10 +147,11 @@ export interface RenderLine extends Omit<PhysicalLine, 'bytes'> {
   shortened?: number;
 }
 
-/** The lines of a stream, each line longer than KEEP_STRING bytes shortened as it is read; `wrap` is what the line batches go through first (a document's pieces in place of its lines). */
-export async function* renderLines(chunks: AsyncIterable<Buffer | string>, limit = KEEP_STRING, wrap: (batches: AsyncIterable<LineItem[]>) => AsyncIterable<LineItem[]> = (b) => b): AsyncGenerator<RenderLine> {
+/** The lines of a stream (a document's pieces for a document), each line longer than KEEP_STRING bytes shortened as it is read. */
+export async function* renderLines(chunks: AsyncIterable<Buffer | string>, limit = KEEP_STRING): AsyncGenerator<RenderLine> {
   let long: LineShortener | null = null;
-  for await (const batch of wrap(lineBatches(chunks, limit))) {
+  // A session kept as one JSON document is read as its pieces (records/document.ts).
+  for await (const batch of withDocuments(lineBatches(chunks, limit))) {
     for (const item of batch) {
       if (!isLongPiece(item)) {
         yield item;

@@ -14,13 +14,14 @@ export class Pricing {
 
   constructor(private readonly file: PriceFile | null = null) {}
 
-  /** A model's prices, or null when neither the file nor the database has any. */
-  pricesOf(model: string): ModelPrices | null {
-    let p = this.known.get(model);
+  /** A model's prices (as `provider` serves it, when named), or null when neither the file nor the database has any. */
+  pricesOf(model: string, provider?: string): ModelPrices | null {
+    const key = provider === undefined ? model : `${provider}\0${model}`;
+    let p = this.known.get(key);
     if (p === undefined) {
       const fromFile = this.file ? filePrices(this.file, model) : undefined;
-      p = fromFile !== undefined ? fromFile : databasePrices(model);
-      this.known.set(model, p);
+      p = fromFile !== undefined ? fromFile : databasePrices(model, provider);
+      this.known.set(key, p);
     }
     return p;
   }
@@ -29,7 +30,7 @@ export class Pricing {
   nanos(e: UsageEvent): number | null {
     const t = e.tokens;
     if (t.input_tokens + t.output_tokens + t.cache_read_input_tokens + t.cache_creation_input_tokens === 0) return 0;
-    const prices = this.pricesOf(e.model);
+    const prices = this.pricesOf(e.model, e.provider);
     return prices === null ? null : messageNanos(prices, e);
   }
 }

@@ -17,6 +17,8 @@ export const TOKEN_KINDS = ['input_tokens', 'output_tokens', 'cache_read_input_t
 export interface UsageEvent {
   /** The model that answered ('unknown' when the transcript does not say). */
   model: string;
+  /** Who served it, when the transcript says (pi names its provider: `openrouter`, `amazon-bedrock`…): model ids are priced as that provider prices them first. */
+  provider?: string;
   /** When the message was written, in ms since the epoch (NaN when its line has no timestamp). */
   time: number;
   tokens: Tokens;

@@ -27,16 +27,24 @@ export interface ModelPrices {
 const require = createRequire(import.meta.url);
 let database: typeof import('@pydantic/genai-prices') | null = null;
 
-/** The database's prices of a model, or null when it knows none. */
-export function databasePrices(model: string): ModelPrices | null {
-  database ??= require('@pydantic/genai-prices') as typeof import('@pydantic/genai-prices');
-  let info: ModelInfo | undefined;
+/** The database's own matching of a model name (dated names, aliases), among one provider's models when it is named. */
+function matchModel(model: string, provider?: string): ModelInfo | undefined {
   try {
-    // The database's own matching of a model name (provider, dated names, aliases).
-    info = database.calcPrice({ input_tokens: 0 }, model)?.model;
+    return database!.calcPrice({ input_tokens: 0 }, model, provider === undefined ? undefined : { providerId: provider })?.model;
   } catch {
-    return null;
+    return undefined;
   }
+}
+
+/**
+ * The database's prices of a model, or null when it knows none. A provider named (one
+ * that serves other vendors' models under ids of its own, `anthropic/claude-sonnet-4`
+ * on openrouter) is asked first, then the model id alone (a provider id the database
+ * names otherwise, or a model it lists under its maker only).
+ */
+export function databasePrices(model: string, provider?: string): ModelPrices | null {
+  database ??= require('@pydantic/genai-prices') as typeof import('@pydantic/genai-prices');
+  const info = (provider === undefined ? undefined : matchModel(model, provider)) ?? matchModel(model);
   if (!info) return null;
   const list = Array.isArray(info.prices) ? info.prices : [{ prices: info.prices }];
   const variants: ModelPrices['variants'] = [];

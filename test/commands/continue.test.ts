@@ -4,7 +4,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { repo, runBin } from '../helpers.js';
+import { HARNESSES } from '../../lib/codecs.js';
+import { filesUnder, repo, runBin } from '../helpers.js';
 
 const CODEX_PLAIN = repo('fixtures', 'recorded-codex', 'plain');
 const CODEX_ID = '01a22f95-c454-7ee3-ba8a-32e14bb9f4bb';
@@ -15,14 +16,6 @@ function scratch(t: any): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'tx-continue-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
-}
-
-/** Every file under a folder. */
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.join(e.parentPath ?? (e as any).path, e.name));
 }
 
 /** The environment of a run: no store of the machine's own in reach. */
@@ -159,6 +152,24 @@ t.test('a session no client could continue is refused, and nothing is installed'
   t.same(filesUnder(claude), [], 'nothing installed');
 });
 
+t.test('a session with no message a client could load is not continued: no command is printed and nothing is installed', async (t) => {
+  const dir = scratch(t);
+  // The second file of a resumed Gemini CLI chat: the minute of the resume, holding only the client's session context.
+  const chat = repo('fixtures', 'recorded-gemini', 'resume', 'chats', 'session-2026-12-05T12-51-71c7db43.jsonl');
+  const chats = path.join(dir, 'gemini', '.gemini', 'tmp', 'work', 'chats');
+  mkdirSync(chats, { recursive: true });
+  writeFileSync(path.join(chats, path.basename(chat)), readFileSync(chat));
+  for (const [harness, flag] of [['claude-code', '--config-dir'], ['codex', '--codex-home'], ['pi', '--pi-home']]) {
+    const store = path.join(dir, harness);
+    const r = await runBin('tx-continue', ['71c7db43-a5b2', '--with', harness, '--gemini-home', path.join(dir, 'gemini'), flag, store], '', env(dir));
+    t.equal(r.status, 1, `${harness}: exit 1`);
+    t.equal(r.stdout.length, 0, `${harness}: no command`);
+    t.match(r.stderr, /has no message the client could load: not installed/, `${harness}: tx-native says why`);
+    t.match(r.stderr, `tx-continue: ${path.join(chats, path.basename(chat))}: not continued in ${harness}: nothing was installed`, `${harness}: and tx-continue that it did not continue it`);
+    t.same(filesUnder(store).filter((f) => f.endsWith('.jsonl')), [], `${harness}: no session installed`);
+  }
+});
+
 t.test('an id no store holds, or a prefix that names several, is an error that says so', async (t) => {
   const dir = scratch(t);
   const none = await runBin('tx-continue', ['ffffffff', '--with', 'codex', '--config-dir', CLAUDE_PLAIN, '--codex-home', CODEX_PLAIN], '', env(dir));
@@ -179,8 +190,8 @@ t.test('usage errors: no id, no or an unknown --with, a --session-id that is not
   const dir = scratch(t);
   for (const [args, said] of [
     [['--with', 'codex'], 'name one session'],
-    [[CODEX_ID], '--with claude-code|codex|gemini|opencode: which client'],
-    [[CODEX_ID, '--with', 'emacs'], '--with "emacs" is not one of claude-code, codex, gemini'],
+    [[CODEX_ID], `--with ${HARNESSES.join('|')}: which client`],
+    [[CODEX_ID, '--with', 'emacs'], `--with "emacs" is not one of ${HARNESSES.join(', ')}`],
     [[CODEX_ID, '--with', 'codex', '--session-id', 'x'], '--session-id "x" is not a UUID'],
   ] as [string[], string][]) {
     const r = await runBin('tx-continue', args, '', env(dir));

@@ -6,6 +6,7 @@
 // (a tool_use on a user message) as the text typed, its output as text; a user message
 // the client does not resume (one opening with `/`, `?` or its own context tags) not sent.
 import { isModeled, type Block, type CommonMessage } from '../../lib/common.js';
+import { typedCommand } from '../helpers.js';
 import { normalPart, sentId, type Item } from './gemini-compare.js';
 
 type Part = Record<string, unknown>;
@@ -15,12 +16,6 @@ function part(b: Block): Part | null {
   if (b.type === 'text') return normalPart({ text: b.text });
   if (b.type === 'image') return b.source.type === 'base64' ? { inlineData: { mimeType: b.source.media_type, data: b.source.data } } : { fileData: { fileUri: b.source.url } };
   return null;
-}
-
-function typedCommand(name: string, input: Record<string, unknown>): string {
-  const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v));
-  const typed = name === '!' ? `!${str(input.args)}` : [name, str(input.args)].filter((s) => s !== '').join(' ');
-  return input.contents === undefined ? typed : `${typed}\n\n${str(input.contents)}`;
 }
 
 function blocksOf(content: string | Block[]): Block[] {

@@ -1,4 +1,4 @@
-// A tool never crashes on any input: slices of the real corpus files (both harnesses),
+// A tool never crashes on any input: slices of the real corpus files (and of every pi session file),
 // mutated as drift and damage would (a value of another type in a field, a `__proto__`
 // key, a string cut short, two lines glued, a deep nest, a blank line, a CR, lines
 // dropped or repeated), go through every tool. Each must end with status 0, 1 or 2,
@@ -10,9 +10,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import t from 'tap';
+import { HARNESSES } from '../../lib/codecs.js';
 import { corpusFiles, prng, repo, runBin, type BinResult } from '../helpers.js';
+import { piFiles } from '../pi/lines.js';
 
-const files = [...corpusFiles('claude-code'), ...corpusFiles('codex')];
+const files = [...corpusFiles('claude-code'), ...corpusFiles('codex'), ...piFiles()];
 const CASES = 12;
 
 /** Values a field may turn into. */
@@ -27,6 +29,7 @@ const FIELDS = [
   'input', 'id', 'tool_use_id', 'parentUuid', 'uuid', 'sessionId', 'timestamp', 'usage', 'model',
   'isSidechain', 'isMeta', 'isCompactSummary', 'compactMetadata', 'origin', 'arguments', 'output', 'call_id',
   'summary', 'leafUuid', 'version', 'hookEvent', 'hookName', 'is_error', 'promptSource', 'logicalParentUuid',
+  'parentId', 'toolCallId', 'isError', 'stopReason', 'firstKeptEntryId', 'thinkingSignature',
 ];
 
 /** A slice of a corpus file with 4 to 15 mutations, as text. */
@@ -132,7 +135,7 @@ t.test('mutated slices of the corpus: every tool ends without a crash, and tx-pa
     t.equal(crash(onFile[0]), null, `${what}: tx-stats on the file`);
     t.equal(crash(onFile[1]), null, `${what}: tx-filter on the file`);
     const common = runs[ON_RECORDS.findIndex(([name, args]) => name === 'tx-common' && args.length === 0)];
-    for (const harness of ['claude-code', 'codex']) {
+    for (const harness of HARNESSES) {
       const written = await runBin('tx-native', ['--harness', harness], common.stdout, env);
       t.equal(crash(written), null, `${what}: tx-common | tx-native --harness ${harness}`);
     }
