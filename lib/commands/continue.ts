@@ -147,7 +147,7 @@ async function main(ctx: Context): Promise<number> {
     }
     // tx-native installs nothing for a session with no message the client could load (and
     // says so): there is then no copy for the command to resume.
-    if (!sessionsById([targetRoot], id).some((m) => target.store!.idOf(m.path).toLowerCase() === id)) {
+    if (!sessionsById([targetRoot], stored).some((m) => target.store!.idOf(m.path).toLowerCase() === stored)) {
       ctx.note(`${source.path}: not continued in ${target.harness}: nothing was installed`);
       return 1;
     }
