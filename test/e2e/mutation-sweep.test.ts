@@ -69,7 +69,11 @@ function mutatedSlice(random: () => number): { from: string; text: string } {
       else if (s < 0.75) o[pick(FIELDS)] = odd;
       else if (s < 0.9 && keys.length > 0) delete o[pick(keys)];
       else Object.defineProperty(o, '__proto__', { value: odd, enumerable: true, configurable: true, writable: true });
-      lines[i] = JSON.stringify(value);
+      try {
+        lines[i] = JSON.stringify(value);
+      } catch {
+        // A deep nest an earlier mutation inserted: JSON.stringify runs out of stack; the line stays as it was.
+      }
     } else if (r < 0.67) lines[i] = lines[i].slice(0, Math.floor(random() * lines[i].length));
     else if (r < 0.73 && i + 1 < lines.length) lines.splice(i, 2, lines[i] + lines[i + 1]);
     else if (r < 0.77) lines.splice(i, 0, '['.repeat(3000) + ']'.repeat(3000));
