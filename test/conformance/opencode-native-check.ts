@@ -34,7 +34,7 @@ export async function commonOfNative(file: string): Promise<CommonLine[]> {
 }
 
 /** The items the client should send for a Common conversation once written as OpenCode. */
-function expectedItems(messages: CommonMessage[]): Item[] {
+export function expectedItems(messages: CommonMessage[]): Item[] {
   const dropped = new Set<string>();
   const out: Item[] = [];
   for (const m of messages) {
