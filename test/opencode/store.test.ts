@@ -87,7 +87,8 @@ t.test('tx-native --install writes sessions into the database, and tx-ls lists t
   t.equal(one.model, 'claude-mock', 'the first answer’s model');
   t.equal(one.harness, 'opencode');
 
-  const byVar = run('tx-ls', ['--harness', 'opencode'], { HOME: '/nonexistent', XDG_DATA_HOME: s.data });
+  // HOME names a folder that is not there: the variable alone says where the store is.
+  const byVar = run('tx-ls', ['--harness', 'opencode'], { HOME: path.join(s.home, 'no-home'), XDG_DATA_HOME: s.data });
   t.same(byVar.json.map((e) => e.id).sort(), ids, '$XDG_DATA_HOME names the data folder');
   const all = run('tx-ls', ['--harness', 'all'], env);
   t.same(all.json.filter((e) => e.harness === 'opencode').map((e) => e.id).sort(), ids, 'tx-ls --harness all lists them');
