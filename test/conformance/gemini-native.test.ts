@@ -24,7 +24,7 @@ import type { CommonMessage, CommonSession } from '../../lib/common.js';
 import { conformanceSkip, recordedSessionFiles, repoRoot } from '../harness/index.js';
 import { recordedCodexRollouts } from '../harness/codex/index.js';
 import { publicGeminiChats, recordedGeminiChats, resumeChat, resumeInstalled, type GeminiResumeResult } from '../harness/gemini/index.js';
-import { continued, corpusFiles, pool } from '../helpers.js';
+import { continued, corpusFiles, filesUnder, pool } from '../helpers.js';
 import { commonOf, nativeGemini } from '../gemini/pipeline.js';
 import { GEMINI_PROMPT, clientItems, commonItems } from './gemini-compare.js';
 import { mappedForGemini } from './gemini-native-map.js';
@@ -36,18 +36,19 @@ const root = repoRoot();
 const SESSION = '7e1d0f5a-0000-4000-8000-00000000c0de';
 
 /** What installing a Common stream and resuming it gave. */
-type Installed = { status: number | null; stderr: string; resumed: GeminiResumeResult | null };
+type Installed = { status: number | null; stderr: string; resumed: GeminiResumeResult | null; files: string[] };
 
 /** Install a Common stream with tx-native --harness gemini --install into a scratch HOME and resume it in a scratch project folder. */
-async function installAndResume(common: Buffer): Promise<Installed> {
+async function installAndResume(common: Buffer, resume = true): Promise<Installed> {
   const scratch = mkdtempSync(path.join(tmpdir(), 'txcript-gemini-native-'));
   try {
     const home = path.join(scratch, 'home');
     const cwd = path.join(scratch, 'work');
     mkdirSync(cwd, { recursive: true });
     const native = await nativeGemini(common, ['--install', '--config-dir', path.join(home, '.gemini'), '--cwd', cwd, '--session-id', SESSION]);
-    if (native.status !== 0 || /not installed/.test(native.stderr)) return { status: native.status, stderr: native.stderr, resumed: null };
-    return { status: native.status, stderr: native.stderr, resumed: await resumeInstalled(home, cwd, SESSION, { prompt: GEMINI_PROMPT }) };
+    const files = filesUnder(path.join(home, '.gemini', 'tmp')).filter((f) => f.endsWith('.jsonl')).map((f) => path.relative(home, f));
+    if (native.status !== 0 || /not installed/.test(native.stderr) || !resume) return { status: native.status, stderr: native.stderr, resumed: null, files };
+    return { status: native.status, stderr: native.stderr, resumed: await resumeInstalled(home, cwd, SESSION, { prompt: GEMINI_PROMPT }), files };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -97,11 +98,18 @@ t.test('Claude Code and Codex → Gemini: gemini --resume sends the conversation
   t.ok(foreign.length > 0, 'there are sessions of other harnesses to convert');
   const outcomes = await pool(foreign, 2, async (c) => {
     const common = await commonOf(c.file);
-    return { common, installed: await installAndResume(common.text) };
+    // A subagent's conversation goes where the client keeps subagent chats, which gemini --resume does not list.
+    return { common, installed: await installAndResume(common.text, !common.session.parent) };
   });
   foreign.forEach((c, i) => {
     const { common, installed } = outcomes[i]!;
     t.test(c.name, async (t) => {
+      const parent = common.session.parent;
+      if (parent) {
+        t.equal(installed.status, 0, installed.stderr);
+        t.same(installed.files.map((f) => path.basename(path.dirname(f))), [parent.session.toLowerCase()], `a subagent's conversation: installed among its parent's subagent chats (${installed.files.join(', ')}), which the client does not resume by id`);
+        return;
+      }
       const expected = mappedForGemini(continuedFor(common.session, common.messages));
       if (installed.resumed === null) {
         t.equal(expected.length, 0, `nothing installed only when the session has no message the client would send (${installed.stderr.trim().split('\n').pop()})`);
@@ -138,7 +146,7 @@ t.test('a conversation larger than the Gemini context window is refused clearly 
   const args = ['--install', '--config-dir', path.join(home, '.gemini'), '--cwd', cwd];
   const refused = await nativeGemini(ndjson(before), args);
   t.equal(refused.status, 1, 'refused: exit 1');
-  t.match(refused.stderr, /^tx-native: session 44444444-4444-4444-8444-444444444444 is about \d+ tokens, more than the 1048576-token context window of gemini, and it has no compaction to start from: not written/m, 'the message says why');
+  t.match(refused.stderr, /^tx-native: session 44444444-4444-4444-8444-444444444444 is about \d+ tokens \(estimated from its bytes\), more than the 1048576-token context window of gemini, and it has no compaction for --from-compaction to start from: not written, no model of gemini has a window that large/m, 'the message says why');
   t.notOk(existsSync(path.join(home, '.gemini', 'tmp')), 'nothing installed');
   const whole = await nativeGemini(ndjson([...before, ...after]), args);
   t.equal(whole.status, 0, `the session installs: the client resumes from its compaction (${whole.stderr.trim().split('\n')[0]})`);
