@@ -15,6 +15,7 @@ import { jsonlFiles } from '../fixtures.js';
 import { repoRoot } from '../pinned.js';
 import { CODEX_VERSION, EXEC_FLAGS, codexBinary, runCodex, writeCodexConfig } from './cli.js';
 import { startMockResponses, type MockResponsesApi, type OutputItem, type ResponsesScript } from './mock-responses.js';
+import { runIfMain } from '../record-main.js';
 
 /** Where one scenario runs: fixed paths, wiped before each recording. */
 export interface CodexScenarioDirs {
@@ -292,50 +293,12 @@ function readme(outRoot: string): string {
   ].join('\n');
 }
 
-async function main(args: string[]): Promise<number> {
-  let outRoot = path.join(repoRoot(), 'fixtures', 'recorded-codex');
-  let readmeOnly = false;
-  const argv: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--out' && args[i + 1]) outRoot = path.resolve(args[++i]!);
-    else if (args[i] === '--readme') readmeOnly = true;
-    else argv.push(args[i]!);
-  }
-  if (readmeOnly) {
-    writeFileSync(path.join(outRoot, 'README.md'), readme(outRoot));
-    return 0;
-  }
-  const wanted = argv.length ? argv : codexScenarios.map((s) => s.name);
-  const unknown = wanted.filter((w) => !codexScenarios.some((s) => s.name === w));
-  if (unknown.length) {
-    process.stderr.write(`record:codex: unknown scenario ${unknown.join(', ')} (known: ${codexScenarios.map((s) => s.name).join(', ')})\n`);
-    return 2;
-  }
-  codexBinary();
-  mkdirSync(outRoot, { recursive: true });
-  writeFileSync(path.join(outRoot, 'CLI_VERSION'), CODEX_VERSION + '\n');
-  let failed = 0;
-  for (const name of wanted) {
-    const sc = codexScenarios.find((s) => s.name === name)!;
-    const t1 = Date.now();
-    try {
-      await recordCodexScenario(sc, outRoot);
-      process.stderr.write(`record:codex: ${name} ok in ${((Date.now() - t1) / 1000).toFixed(1)}s\n`);
-    } catch (err) {
-      failed++;
-      process.stderr.write(`record:codex: ${name} FAILED: ${(err as Error).message}\n`);
-    }
-  }
-  writeFileSync(path.join(outRoot, 'README.md'), readme(outRoot));
-  return failed ? 1 : 0;
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      process.stderr.write(`record:codex: ${(err as Error).stack ?? String(err)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, {
+  tag: 'record:codex',
+  outRoot: path.join(repoRoot(), 'fixtures', 'recorded-codex'),
+  scenarios: codexScenarios,
+  version: CODEX_VERSION,
+  install: codexBinary,
+  record: recordCodexScenario,
+  readme,
+});

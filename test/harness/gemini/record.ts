@@ -16,6 +16,7 @@ import { GEMINI_VERSION, geminiBundle, runGemini, startGemini, writeGeminiSettin
 import { geminiCensus } from './census.js';
 import { runGeminiUi } from './interactive.js';
 import { startMockGemini, type GeminiScript, type MockGeminiApi, type ScriptPart } from './mock-gemini.js';
+import { runIfMain } from '../record-main.js';
 
 /** Where one scenario runs: fixed paths, wiped before each recording. */
 export interface GeminiScenarioDirs {
@@ -299,50 +300,12 @@ function readme(outRoot: string): string {
   ].join('\n');
 }
 
-async function main(args: string[]): Promise<number> {
-  let outRoot = path.join(repoRoot(), 'fixtures', 'recorded-gemini');
-  let readmeOnly = false;
-  const argv: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--out' && args[i + 1]) outRoot = path.resolve(args[++i]!);
-    else if (args[i] === '--readme') readmeOnly = true;
-    else argv.push(args[i]!);
-  }
-  if (readmeOnly) {
-    writeFileSync(path.join(outRoot, 'README.md'), readme(outRoot));
-    return 0;
-  }
-  const wanted = argv.length ? argv : geminiScenarios.map((s) => s.name);
-  const unknown = wanted.filter((w) => !geminiScenarios.some((s) => s.name === w));
-  if (unknown.length) {
-    process.stderr.write(`record:gemini: unknown scenario ${unknown.join(', ')} (known: ${geminiScenarios.map((s) => s.name).join(', ')})\n`);
-    return 2;
-  }
-  geminiBundle();
-  mkdirSync(outRoot, { recursive: true });
-  writeFileSync(path.join(outRoot, 'CLI_VERSION'), GEMINI_VERSION + '\n');
-  let failed = 0;
-  for (const name of wanted) {
-    const sc = geminiScenarios.find((s) => s.name === name)!;
-    const t1 = Date.now();
-    try {
-      await recordGeminiScenario(sc, outRoot);
-      process.stderr.write(`record:gemini: ${name} ok in ${((Date.now() - t1) / 1000).toFixed(1)}s\n`);
-    } catch (err) {
-      failed++;
-      process.stderr.write(`record:gemini: ${name} FAILED: ${(err as Error).message}\n`);
-    }
-  }
-  writeFileSync(path.join(outRoot, 'README.md'), readme(outRoot));
-  return failed ? 1 : 0;
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      process.stderr.write(`record:gemini: ${(err as Error).stack ?? String(err)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, {
+  tag: 'record:gemini',
+  outRoot: path.join(repoRoot(), 'fixtures', 'recorded-gemini'),
+  scenarios: geminiScenarios,
+  version: GEMINI_VERSION,
+  install: geminiBundle,
+  record: recordGeminiScenario,
+  readme,
+});

@@ -15,6 +15,7 @@ import { OPENCODE_VERSION, opencodeBinary, runOpencode, writeOpencodeHome } from
 import { startOpencodeMock } from './mock.js';
 import { exportCensus } from './census.js';
 import { opencodeScenarios, type OpencodeScenario, type OpencodeScenarioDirs } from './scenarios.js';
+import { runIfMain } from '../record-main.js';
 
 const REC_ROOT = '/tmp/txcript-rec-opencode';
 
@@ -85,51 +86,13 @@ function readme(outRoot: string): string {
   ].join('\n');
 }
 
-async function main(args: string[]): Promise<number> {
-  let outRoot = path.join(repoRoot(), 'fixtures', 'recorded-opencode');
-  let readmeOnly = false;
-  const argv: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--out' && args[i + 1]) outRoot = path.resolve(args[++i]!);
-    else if (args[i] === '--readme') readmeOnly = true;
-    else argv.push(args[i]!);
-  }
-  if (readmeOnly) {
-    writeFileSync(path.join(outRoot, 'README.md'), readme(outRoot));
-    return 0;
-  }
-  const wanted = argv.length ? argv : opencodeScenarios.map((s) => s.name);
-  const unknown = wanted.filter((w) => !opencodeScenarios.some((s) => s.name === w));
-  if (unknown.length) {
-    process.stderr.write(`record:opencode: unknown scenario ${unknown.join(', ')} (known: ${opencodeScenarios.map((s) => s.name).join(', ')})\n`);
-    return 2;
-  }
-  opencodeBinary();
-  mkdirSync(outRoot, { recursive: true });
-  writeFileSync(path.join(outRoot, 'CLI_VERSION'), OPENCODE_VERSION + '\n');
-  let failed = 0;
-  for (const name of wanted) {
-    const sc = opencodeScenarios.find((s) => s.name === name)!;
-    const t1 = Date.now();
-    try {
-      await recordOpencodeScenario(sc, outRoot);
-      process.stderr.write(`record:opencode: ${name} ok in ${((Date.now() - t1) / 1000).toFixed(1)}s\n`);
-    } catch (err) {
-      failed++;
-      process.stderr.write(`record:opencode: ${name} FAILED: ${(err as Error).message}\n`);
-    }
-  }
-  writeFileSync(path.join(outRoot, 'README.md'), readme(outRoot));
-  return failed ? 1 : 0;
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      process.stderr.write(`record:opencode: ${(err as Error).stack ?? String(err)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, {
+  tag: 'record:opencode',
+  outRoot: path.join(repoRoot(), 'fixtures', 'recorded-opencode'),
+  scenarios: opencodeScenarios,
+  version: OPENCODE_VERSION,
+  install: opencodeBinary,
+  record: recordOpencodeScenario,
+  readme,
+});
 

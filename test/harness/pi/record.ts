@@ -14,6 +14,7 @@ import { repoRoot } from '../pinned.js';
 import { startMockApi } from '../mock-api.js';
 import { PI_VERSION, classifyPiRequest, piEntry, sessionsDir, writePiConfig } from './cli.js';
 import { piScenarios, type PiScenario, type PiScenarioDirs } from './scenarios.js';
+import { runIfMain } from '../record-main.js';
 
 export { piScenarios } from './scenarios.js';
 export type { PiScenario, PiScenarioDirs } from './scenarios.js';
@@ -125,50 +126,12 @@ function readme(outRoot: string): string {
   ].join('\n');
 }
 
-async function main(args: string[]): Promise<number> {
-  let outRoot = path.join(repoRoot(), 'fixtures', 'recorded-pi');
-  let readmeOnly = false;
-  const argv: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--out' && args[i + 1]) outRoot = path.resolve(args[++i]!);
-    else if (args[i] === '--readme') readmeOnly = true;
-    else argv.push(args[i]!);
-  }
-  if (readmeOnly) {
-    writeFileSync(path.join(outRoot, 'README.md'), readme(outRoot));
-    return 0;
-  }
-  const wanted = argv.length ? argv : piScenarios.map((s) => s.name);
-  const unknown = wanted.filter((w) => !piScenarios.some((s) => s.name === w));
-  if (unknown.length) {
-    process.stderr.write(`record:pi: unknown scenario ${unknown.join(', ')} (known: ${piScenarios.map((s) => s.name).join(', ')})\n`);
-    return 2;
-  }
-  piEntry();
-  mkdirSync(outRoot, { recursive: true });
-  writeFileSync(path.join(outRoot, 'CLI_VERSION'), PI_VERSION + '\n');
-  let failed = 0;
-  for (const name of wanted) {
-    const sc = piScenarios.find((s) => s.name === name)!;
-    const t1 = Date.now();
-    try {
-      await recordPiScenario(sc, outRoot);
-      process.stderr.write(`record:pi: ${name} ok in ${((Date.now() - t1) / 1000).toFixed(1)}s\n`);
-    } catch (err) {
-      failed++;
-      process.stderr.write(`record:pi: ${name} FAILED: ${(err as Error).message}\n`);
-    }
-  }
-  writeFileSync(path.join(outRoot, 'README.md'), readme(outRoot));
-  return failed ? 1 : 0;
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      process.stderr.write(`record:pi: ${(err as Error).stack ?? String(err)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, {
+  tag: 'record:pi',
+  outRoot: path.join(repoRoot(), 'fixtures', 'recorded-pi'),
+  scenarios: piScenarios,
+  version: PI_VERSION,
+  install: piEntry,
+  record: recordPiScenario,
+  readme,
+});
